@@ -1,0 +1,67 @@
+"""Settings for Gobang.
+
+Every attribute of `Config` can be overridden, in increasing order of precedence, by
+`instance/config.py` and by an environment variable named `GOBANG_<NAME>`.
+"""
+
+from __future__ import annotations
+
+
+class Config:
+    # None means: generate one on first start and keep it in instance/secret_key.
+    SECRET_KEY: str | None = None
+    # None means: SQLite at instance/gobang.sqlite3.
+    DATABASE_URL: str | None = None
+    # Apply database migrations when the app starts, so `python app.py` is all a host runs.
+    AUTO_MIGRATE: bool = True
+
+    SESSION_COOKIE_HTTPONLY: bool = True
+    SESSION_COOKIE_SAMESITE: str = "Lax"
+    SESSION_COOKIE_SECURE: bool = False
+    REMEMBER_COOKIE_HTTPONLY: bool = True
+    REMEMBER_COOKIE_SAMESITE: str = "Lax"
+    REMEMBER_COOKIE_DURATION: int = 30 * 24 * 3600
+
+    RATELIMIT_ENABLED: bool = True
+    # Login and registration attempts per client address per minute.
+    AUTH_ATTEMPTS_PER_MINUTE: int = 10
+    # Chat messages per user per window.
+    CHAT_MESSAGES_PER_WINDOW: int = 5
+    CHAT_WINDOW_SECONDS: int = 10
+
+    # argon2id cost; the defaults follow RFC 9106's second recommended profile.
+    ARGON2_TIME_COST: int = 3
+    ARGON2_MEMORY_KIB: int = 65536
+    ARGON2_PARALLELISM: int = 4
+
+    FORFEIT_GRACE_SECONDS: int = 30
+    RATING_K: int = 60
+    INITIAL_SCORE: int = 1000
+    CLOCK_INITIAL_SECONDS: int = 600
+    CLOCK_INCREMENT_SECONDS: int = 5
+    ABORT_SECONDS: int = 30
+
+    # Matcher: the allowed score gap starts at MATCH_GAP_START and grows by
+    # MATCH_GAP_PER_SECOND for every second the longer-waiting player has waited.
+    MATCHER_ENABLED: bool = True
+    MATCHER_INTERVAL_SECONDS: float = 0.2
+    MATCH_GAP_START: int = 50
+    MATCH_GAP_PER_SECOND: int = 50
+
+    # "threading" for `flask run` and tests; app.py switches to "eventlet".
+    SOCKETIO_ASYNC_MODE: str = "threading"
+    SOCKETIO_PING_INTERVAL: int = 5
+    SOCKETIO_PING_TIMEOUT: int = 5
+    SOCKETIO_MAX_MESSAGE_BYTES: int = 16 * 1024
+
+    LOG_LEVEL: str = "INFO"
+    WTF_CSRF_TIME_LIMIT: int | None = None
+
+
+class TestConfig(Config):
+    TESTING = True
+    SECRET_KEY = "test-secret-key"
+    MATCHER_ENABLED = False
+    ARGON2_TIME_COST = 1
+    ARGON2_MEMORY_KIB = 1024
+    ARGON2_PARALLELISM = 1

@@ -1,0 +1,80 @@
+"""Gobang: real-time gomoku for a community server."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from gobang.extensions import csrf, db, login_manager, migrate, socketio
+from gobang.settings import load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(config: type | Mapping[str, Any] | None = None) -> Flask:
+    """Build the app. `config` is a settings class (used as is, as tests do), or None or a
+    mapping of overrides on top of `config.Config`, instance/config.py and GOBANG_* variables."""
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+    )
+    load_settings(app, config)
+    _configure_logging(app)
+    _init_extensions(app)
+    _register_blueprints(app)
+
+    from gobang.database import init_database
+
+    init_database(app)
+
+    from gobang.services.registry import install_services
+
+    install_services(app)
+    return app
+
+
+def _configure_logging(app: Flask) -> None:
+    from gobang.logs import configure
+
+    configure(app.config["LOG_LEVEL"])
+
+
+def _init_extensions(app: Flask) -> None:
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    login_manager.init_app(app)
+    csrf.init_app(app)
+
+    from gobang.sockets import register_namespaces
+
+    register_namespaces(socketio)
+    socketio.init_app(
+        app,
+        async_mode=app.config["SOCKETIO_ASYNC_MODE"],
+        ping_interval=app.config["SOCKETIO_PING_INTERVAL"],
+        ping_timeout=app.config["SOCKETIO_PING_TIMEOUT"],
+        max_http_buffer_size=app.config["SOCKETIO_MAX_MESSAGE_BYTES"],
+        logger=False,
+        engineio_logger=False,
+    )
+
+
+def _register_blueprints(app: Flask) -> None:
+    from gobang.api.routes import bp as api_bp
+    from gobang.auth.routes import bp as auth_bp
+    from gobang.errors.handlers import bp as errors_bp
+    from gobang.hall.routes import bp as hall_bp
+    from gobang.room.routes import bp as room_bp
+    from gobang.security_headers import install as install_headers
+
+    for blueprint in (auth_bp, hall_bp, room_bp, api_bp, errors_bp):
+        app.register_blueprint(blueprint)
+    install_headers(app)
+    logging.getLogger(__name__).debug("blueprints registered")

@@ -1,0 +1,173 @@
+"""Register, log in, log out, and the account settings page."""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_login import current_user, login_required, login_user, logout_user
+from werkzeug.wrappers import Response
+
+from gobang.auth.forms import ChangePasswordForm, DeleteAccountForm, LoginForm, RegisterForm
+from gobang.extensions import db, login_manager
+from gobang.logs import event
+from gobang.models import User
+from gobang.services.accounts import AccountError
+from gobang.services.registry import services
+
+bp = Blueprint("auth", __name__)
+_log = logging.getLogger("gobang.auth")
+
+LOGIN_FAILED = "Wrong username or password."
+
+
+def safe_next(target: str | None) -> str | None:
+    """Only a path on this site: no scheme, no host, no protocol-relative or backslash tricks."""
+    if not target or not target.startswith("/") or target.startswith(("//", "/\\")):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or "\\" in target or any(ord(c) < 32 for c in target):
+        return None
+    return target
+
+
+def _limit_attempts() -> None:
+    if request.method == "POST" and not services().auth_limiter.hit(request.remote_addr):
+        abort(429)
+
+
+def _start_session(user: User) -> None:
+    # A fresh session on login: nothing from before the login carries over (no fixation).
+    session.clear()
+    login_user(user)
+    session.permanent = True
+
+
+def _form_errors(form) -> None:
+    for errors in form.errors.values():
+        for message in errors:
+            flash(message, "error")
+
+
+@bp.route("/")
+def index() -> Response:
+    return redirect(url_for("hall.hall" if current_user.is_authenticated else "auth.login"))
+
+
+@bp.route("/register", methods=["GET", "POST"])
+def register() -> Response | str:
+    _limit_attempts()
+    form = RegisterForm()
+    if form.validate_on_submit():
+        try:
+            user = services().accounts.register(
+                form.username.data, form.password.data, form.confirm.data
+            )
+        except AccountError as exc:
+            flash(str(exc), "error")
+        else:
+            _start_session(user)
+            event(_log, "register", user_id=user.id)
+            return redirect(url_for("hall.hall"))
+    else:
+        _form_errors(form)
+    return render_template("auth/register.html", form=form)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> Response | str:
+    _limit_attempts()
+    form = LoginForm()
+    if form.validate_on_submit():
+        user = services().accounts.authenticate(form.username.data, form.password.data)
+        if user is None:
+            event(_log, "login_failed", address=request.remote_addr)
+            flash(LOGIN_FAILED, "error")
+        else:
+            _start_session(user)
+            event(_log, "login", user_id=user.id)
+            return redirect(safe_next(request.args.get("next")) or url_for("hall.hall"))
+    else:
+        _form_errors(form)
+    return render_template("auth/login.html", form=form)
+
+
+@bp.route("/logout", methods=["POST"])
+def logout() -> Response:
+    logout_user()
+    session.clear()
+    return redirect(url_for("auth.login"))
+
+
+def _render_settings(password_form=None, delete_form=None) -> str:
+    return render_template(
+        "auth/settings.html",
+        password_form=password_form or ChangePasswordForm(),
+        delete_form=delete_form or DeleteAccountForm(),
+    )
+
+
+@bp.route("/settings")
+@login_required
+def settings() -> str:
+    return _render_settings()
+
+
+@bp.route("/settings/password", methods=["POST"])
+@login_required
+def change_password() -> Response | str:
+    form = ChangePasswordForm()
+    if not form.validate_on_submit():
+        _form_errors(form)
+        return _render_settings(password_form=form)
+    try:
+        services().accounts.change_password(
+            current_user, form.old.data, form.new.data, form.confirm.data
+        )
+    except AccountError as exc:
+        flash(str(exc), "error")
+        return _render_settings(password_form=form)
+    flash("Your password has been changed.", "info")
+    return redirect(url_for("auth.settings"))
+
+
+@bp.route("/settings/delete", methods=["POST"])
+@login_required
+def delete_account() -> Response | str:
+    form = DeleteAccountForm()
+    if not form.validate_on_submit():
+        _form_errors(form)
+        return _render_settings(delete_form=form)
+    try:
+        services().accounts.delete(current_user, form.password.data)
+    except AccountError as exc:
+        flash(str(exc), "error")
+        return _render_settings(delete_form=form)
+    logout_user()
+    session.clear()
+    flash("Your account has been deleted.", "info")
+    return redirect(url_for("auth.login"))
+
+
+@login_manager.user_loader
+def load_user(user_id: str) -> User | None:
+    user = db.session.get(User, int(user_id)) if user_id.isdigit() else None
+    return user if user is not None and user.is_active else None
+
+
+@login_manager.unauthorized_handler
+def unauthorized() -> Response:
+    if request.path.startswith("/api/"):
+        return jsonify(error="unauthorized"), 401
+    return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))

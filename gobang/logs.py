@@ -1,0 +1,42 @@
+"""Structured logging: one line per event on stderr, as key=value pairs."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+_configured = False
+
+
+class KeyValueFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        fields = getattr(record, "fields", None) or {}
+        parts = [
+            self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            f"level={record.levelname.lower()}",
+            f"logger={record.name}",
+            f"event={record.getMessage()}",
+        ]
+        parts += [f"{key}={value!r}" for key, value in fields.items()]
+        line = " ".join(parts)
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+def configure(level: str) -> None:
+    global _configured
+    root = logging.getLogger("gobang")
+    root.setLevel(level.upper())
+    if not _configured:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(KeyValueFormatter())
+        root.addHandler(handler)
+        root.propagate = False
+        _configured = True
+
+
+def event(logger: logging.Logger, name: str, **fields: Any) -> None:
+    """Log one event with its fields; never pass passwords or cookies here."""
+    logger.info(name, extra={"fields": fields})

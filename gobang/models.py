@@ -1,0 +1,116 @@
+"""Database models (SQLAlchemy 2 typed columns)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask_login import UserMixin
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from gobang.extensions import db
+
+DELETED_NAME = "deleted user"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def username_key(username: str) -> str:
+    """Usernames are unique regardless of case, in any script."""
+    return username.casefold()
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(40))
+    # NULL once the account is deleted, which frees the name for someone else.
+    username_key: Mapped[str | None] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    score: Mapped[int] = mapped_column(default=1000)
+    games: Mapped[int] = mapped_column(default=0)
+    wins: Mapped[int] = mapped_column(default=0)
+    losses: Mapped[int] = mapped_column(default=0)
+    draws: Mapped[int] = mapped_column(default=0)
+    banned: Mapped[bool] = mapped_column(default=False)
+    deleted: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @property
+    def is_active(self) -> bool:  # Flask-Login refuses inactive users
+        return not (self.banned or self.deleted)
+
+    def player(self) -> dict:
+        return {"id": self.id, "username": self.username, "score": self.score}
+
+    def stats(self) -> dict:
+        return {
+            "id": self.id,
+            "username": self.username,
+            "score": self.score,
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+        }
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(16), default="freestyle")
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    black_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    white_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    winner: Mapped[str | None] = mapped_column(String(8))
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    reason: Mapped[str | None] = mapped_column(String(16))
+    line: Mapped[list | None] = mapped_column(JSON)
+    black_score_before: Mapped[int | None]
+    black_score_after: Mapped[int | None]
+    white_score_before: Mapped[int | None]
+    white_score_after: Mapped[int | None]
+    # Clocks: milliseconds left for each side as of `turn_started_at`.
+    clock_initial_ms: Mapped[int | None]
+    clock_increment_ms: Mapped[int | None]
+    black_ms: Mapped[int | None]
+    white_ms: Mapped[int | None]
+    turn_started_at: Mapped[datetime | None]
+    black_undos: Mapped[int] = mapped_column(default=0)
+    white_undos: Mapped[int] = mapped_column(default=0)
+    rematch_of: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    ended_at: Mapped[datetime | None]
+
+    black: Mapped[User] = relationship(foreign_keys=[black_id])
+    white: Mapped[User] = relationship(foreign_keys=[white_id])
+    moves: Mapped[list[Move]] = relationship(
+        order_by="Move.number", cascade="all, delete-orphan", back_populates="game"
+    )
+
+    __table_args__ = (
+        Index("ix_games_black_id", "black_id"),
+        Index("ix_games_white_id", "white_id"),
+    )
+
+
+class Move(db.Model):
+    __tablename__ = "moves"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    number: Mapped[int]
+    row: Mapped[int]
+    col: Mapped[int]
+    color: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="moves")
+
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_moves_game_number"),)

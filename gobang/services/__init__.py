@@ -1,0 +1,1 @@
+"""Services: the server's logic, free of Socket.IO and of HTTP."""

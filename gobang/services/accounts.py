@@ -1,0 +1,115 @@
+"""Accounts: registration, login checks, password changes and deletion."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from gobang.extensions import db
+from gobang.models import DELETED_NAME, User, username_key, utcnow
+from gobang.services.passwords import Passwords
+
+USERNAME_MIN, USERNAME_MAX = 3, 20
+PASSWORD_MIN, PASSWORD_MAX = 8, 1024
+_USERNAME_EXTRA = set("0123456789_-")
+
+Offload = Callable[..., Any]
+
+
+class AccountError(ValueError):
+    """A request about an account that cannot be granted; the message is for the user."""
+
+
+def normalize_username(raw: str) -> str:
+    return unicodedata.normalize("NFC", raw.strip())
+
+
+def username_problem(username: str) -> str | None:
+    if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
+        return f"Username must be {USERNAME_MIN} to {USERNAME_MAX} characters long."
+    if not all(ch.isalpha() or ch in _USERNAME_EXTRA for ch in username):
+        return "Username may contain only letters, digits, '_' and '-'."
+    return None
+
+
+def password_problem(password: str) -> str | None:
+    if len(password) < PASSWORD_MIN:
+        return f"Password must be at least {PASSWORD_MIN} characters long."
+    if len(password) > PASSWORD_MAX:
+        return f"Password must be at most {PASSWORD_MAX} characters long."
+    return None
+
+
+def _run_inline(func: Callable[..., Any], *args: Any) -> Any:
+    return func(*args)
+
+
+class Accounts:
+    def __init__(self, passwords: Passwords, offload: Offload = _run_inline) -> None:
+        self.passwords = passwords
+        # Hashing takes tens of milliseconds: on eventlet it must run off the event loop.
+        self.offload = offload
+
+    def find(self, username: str) -> User | None:
+        key = username_key(normalize_username(username))
+        return db.session.scalar(select(User).where(User.username_key == key))
+
+    def register(self, username: str, password: str, confirm: str) -> User:
+        username = normalize_username(username)
+        problem = username_problem(username) or password_problem(password)
+        if problem is None and password != confirm:
+            problem = "The two passwords do not match."
+        if problem is None and self.find(username) is not None:
+            problem = "That username is taken."
+        if problem:
+            raise AccountError(problem)
+        user = User(
+            username=username,
+            username_key=username_key(username),
+            password_hash=self.offload(self.passwords.hash, password),
+        )
+        db.session.add(user)
+        try:
+            db.session.commit()
+        except IntegrityError as exc:  # two registrations of one name at once
+            db.session.rollback()
+            raise AccountError("That username is taken.") from exc
+        return user
+
+    def authenticate(self, username: str, password: str) -> User | None:
+        """The user whose password this is, or None; never says which part was wrong."""
+        user = self.find(username) if len(password) <= PASSWORD_MAX else None
+        if user is None or not user.is_active:
+            return None
+        if not self.offload(self.passwords.verify, user.password_hash, password):
+            return None
+        if self.passwords.needs_rehash(user.password_hash):
+            user.password_hash = self.offload(self.passwords.hash, password)
+        user.last_seen_at = utcnow()
+        db.session.commit()
+        return user
+
+    def change_password(self, user: User, old: str, new: str, confirm: str) -> None:
+        if not self.offload(self.passwords.verify, user.password_hash, old):
+            raise AccountError("The current password is wrong.")
+        problem = password_problem(new)
+        if problem is None and new != confirm:
+            problem = "The two passwords do not match."
+        if problem:
+            raise AccountError(problem)
+        user.password_hash = self.offload(self.passwords.hash, new)
+        db.session.commit()
+
+    def delete(self, user: User, password: str) -> None:
+        """Anonymise rather than delete, so finished games keep their other player."""
+        if not self.offload(self.passwords.verify, user.password_hash, password):
+            raise AccountError("The password is wrong.")
+        user.username = DELETED_NAME
+        user.username_key = None
+        user.password_hash = ""
+        user.deleted = True
+        db.session.commit()

@@ -1,0 +1,74 @@
+"""Loading settings: config class, then instance/config.py, then GOBANG_* variables."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ENV_PREFIX = "GOBANG_"
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def coerce(name: str, raw: str, current: Any) -> Any:
+    """Turn an environment string into the type of the setting's current value."""
+    if isinstance(current, bool):
+        lowered = raw.strip().lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+        raise ValueError(f"{ENV_PREFIX}{name} must be a boolean (1/0, true/false), not {raw!r}")
+    if isinstance(current, int):
+        return int(raw)
+    if isinstance(current, float):
+        return float(raw)
+    return raw
+
+
+def apply_environment(app: Flask, environ: Mapping[str, str]) -> None:
+    for key, raw in environ.items():
+        if key.startswith(ENV_PREFIX):
+            name = key[len(ENV_PREFIX) :]
+            app.config[name] = coerce(name, raw, app.config.get(name))
+
+
+def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
+    from config import Config
+
+    if config is None or isinstance(config, Mapping):
+        app.config.from_object(Config)
+        app.config.from_pyfile("config.py", silent=True)
+        apply_environment(app, os.environ)
+        if config:
+            app.config.update(config)
+    else:
+        app.config.from_object(config)
+    _fill_defaults(app)
+
+
+def _fill_defaults(app: Flask) -> None:
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _persistent_secret(instance / "secret_key")
+    url = app.config.get("DATABASE_URL") or f"sqlite:///{instance / 'gobang.sqlite3'}"
+    app.config["DATABASE_URL"] = url
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    app.config["PERMANENT_SESSION_LIFETIME"] = app.config["REMEMBER_COOKIE_DURATION"]
+
+
+def _persistent_secret(path: Path) -> str:
+    """Keep one random key per installation so sessions survive a restart."""
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key)
+    return key

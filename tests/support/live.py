@@ -1,0 +1,117 @@
+"""A real server: `python app.py` on a free port with its own database, and real clients."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+import socketio
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "correct horse"
+_TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
+        self.workdir = workdir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.db_path = workdir / "gobang.sqlite3"
+        self.log_path = workdir / "server.log"
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("GOBANG_")},
+            "GOBANG_DATABASE_URL": f"sqlite:///{self.db_path}",
+            "GOBANG_SECRET_KEY": "live-test-secret",
+            "GOBANG_RATELIMIT_ENABLED": "0",
+            "GOBANG_ARGON2_MEMORY_KIB": "8192",
+            "GOBANG_ARGON2_TIME_COST": "1",
+            **env,
+        }
+        self.process: subprocess.Popen | None = None
+        self.clients: list[socketio.Client] = []
+
+    def start(self) -> None:
+        log = self.log_path.open("a")
+        self.process = subprocess.Popen(
+            [sys.executable, "app.py", "--port", str(self.port)],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log()}")
+            try:
+                if requests.get(f"{self.url}/healthz", timeout=1).ok:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError(f"server did not start:\n{self.log()}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        for client in self.clients:
+            try:
+                client.disconnect()
+            except Exception:  # noqa: BLE001 - a client of a dead server may already be gone
+                pass
+        self.clients.clear()
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    def user(self, username: str, register: bool = True) -> requests.Session:
+        """A logged-in HTTP session for a new (or existing) user."""
+        http = requests.Session()
+        path = "/register" if register else "/login"
+        page = http.get(self.url + path, timeout=10).text
+        data = {"csrf_token": _TOKEN.search(page).group(1), "username": username,
+                "password": PASSWORD, "confirm": PASSWORD}
+        response = http.post(self.url + path, data=data, allow_redirects=False, timeout=10)
+        assert response.status_code == 302, response.text
+        return http
+
+    def connect(self, http: requests.Session, namespace: str, **kw) -> socketio.Client:
+        """A real Socket.IO client carrying the user's session cookie."""
+        client = socketio.Client(reconnection=False, **kw)
+        cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
+        client.connect(self.url, namespaces=[namespace], headers={"Cookie": cookie},
+                       transports=["websocket"], wait_timeout=10)
+        self.clients.append(client)
+        return client
+
+
+@pytest.fixture
+def live_env() -> dict[str, str]:
+    """Override in a test module to pass GOBANG_* settings to the live server."""
+    return {}
+
+
+@pytest.fixture
+def live_server(tmp_path: Path, live_env: dict[str, str]) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path, live_env)
+    server.start()
+    yield server
+    server.stop()
+    assert "Traceback" not in server.log(), server.log()
