@@ -28,6 +28,10 @@ class Config:
     # Chat messages per user per window.
     CHAT_MESSAGES_PER_WINDOW: int = 5
     CHAT_WINDOW_SECONDS: int = 10
+    # Match requests and challenges per user per minute.
+    HALL_ACTIONS_PER_MINUTE: int = 30
+    # Moves per user per second, far above any human pace.
+    MOVES_PER_SECOND: int = 10
 
     # argon2id cost; the defaults follow RFC 9106's second recommended profile.
     ARGON2_TIME_COST: int = 3

@@ -33,11 +33,20 @@ def create_app(config: type | Mapping[str, Any] | None = None) -> Flask:
     from gobang.database import init_database
 
     init_database(app)
-
-    from gobang.services.registry import install_services
-
-    install_services(app)
+    _start_services(app)
     return app
+
+
+def _start_services(app: Flask) -> None:
+    from gobang.services.registry import install_services
+    from gobang.sockets.ticker import start_ticker
+
+    found = install_services(app)
+    with app.app_context():
+        restored = found.games.restore()
+    logging.getLogger("gobang").info("games restored", extra={"fields": {"count": restored}})
+    if app.config["MATCHER_ENABLED"]:
+        start_ticker(app, found)
 
 
 def _configure_logging(app: Flask) -> None:
@@ -77,4 +86,3 @@ def _register_blueprints(app: Flask) -> None:
     for blueprint in (auth_bp, hall_bp, room_bp, api_bp, errors_bp):
         app.register_blueprint(blueprint)
     install_headers(app)
-    logging.getLogger(__name__).debug("blueprints registered")

@@ -42,14 +42,22 @@ def db_path(template_db: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def app_overrides() -> dict[str, object]:
-    """Override in a test module to change settings for its app."""
+def base_overrides() -> dict[str, object]:
+    """Settings a whole folder of tests shares (the socket tests' fake clock)."""
     return {}
 
 
 @pytest.fixture
-def app(db_path: Path, app_overrides: dict[str, object]) -> Iterator[Flask]:
-    app = create_app(make_config(db_path, **app_overrides))
+def app_overrides() -> dict[str, object]:
+    """Parametrize this to change settings for one test."""
+    return {}
+
+
+@pytest.fixture
+def app(
+    db_path: Path, base_overrides: dict[str, object], app_overrides: dict[str, object]
+) -> Iterator[Flask]:
+    app = create_app(make_config(db_path, **base_overrides, **app_overrides))
     yield app
     with app.app_context():
         from gobang.extensions import db

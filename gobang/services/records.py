@@ -1,7 +1,61 @@
-"""Game records as the contract's GameRecord."""
+"""Games as the contract describes them, built from the database."""
 
 from __future__ import annotations
 
+from typing import Any
 
-def game_record(game_id: int) -> dict | None:
-    return None
+from gobang.extensions import db
+from gobang.models import Game
+from gobang.rules import BLACK, WHITE
+from gobang.rules import Game as RulesGame
+from gobang.services.results import Ending, result_payload
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() + "Z" if moment else None
+
+
+def stored_result(game: Game) -> dict[str, Any] | None:
+    if game.status != "finished":
+        return None
+    before = {BLACK: game.black_score_before, WHITE: game.white_score_before}
+    after = {BLACK: game.black_score_after, WHITE: game.white_score_after}
+    ending = Ending(game.winner, game.reason or "", game.line)
+    return result_payload(ending, game.winner_id, before, after)
+
+
+def _player(user, score: int | None) -> dict[str, Any]:
+    return {"id": user.id, "username": user.username,
+            "score": score if score is not None else user.score}
+
+
+def stored_state(game: Game) -> dict[str, Any]:
+    """GameState (without "you") of a game as the database holds it."""
+    moves = [[m.row, m.col] for m in game.moves]
+    to_move = None
+    if game.status != "finished":
+        to_move = RulesGame.color_of_move(len(moves))
+    clocks = None
+    if game.black_ms is not None and game.white_ms is not None:
+        clocks = {"black_ms": game.black_ms, "white_ms": game.white_ms}
+    return {
+        "game_id": game.id,
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "black": _player(game.black, game.black_score_before),
+        "white": _player(game.white, game.white_score_before),
+        "moves": moves,
+        "to_move": to_move,
+        "clocks": clocks,
+        "result": stored_result(game),
+    }
+
+
+def game_record(game_id: int) -> dict[str, Any] | None:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        return None
+    record = stored_state(game)
+    record["started_at"] = _iso(game.started_at)
+    record["ended_at"] = _iso(game.ended_at)
+    return record

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from flask import Flask, current_app
 
 from gobang.services.accounts import Accounts
 from gobang.services.clock import Clock, monotonic
+from gobang.services.games import GameSettings, LiveGames
+from gobang.services.hall import NAMESPACE as HALL_NAMESPACE
+from gobang.services.hall import Hall
+from gobang.services.matcher import Matcher
 from gobang.services.passwords import Passwords
 from gobang.services.ratelimit import RateLimiter
+from gobang.services.store import LiveStore, MemoryStore
 
 EXTENSION_KEY = "gobang"
 
@@ -19,26 +25,65 @@ class Services:
     accounts: Accounts
     auth_limiter: RateLimiter
     clock: Clock
+    store: LiveStore
+    matcher: Matcher
+    games: LiveGames
+    hall: Hall
+
+    def tick(self) -> list:
+        """Everything time-driven: pairing queued players, forfeits, flags and aborts."""
+        return self.hall.run_matcher() + self.games.tick()
 
 
-def build_services(app: Flask, clock: Clock = monotonic) -> Services:
+def _accounts(app: Flask) -> Accounts:
     cfg = app.config
     passwords = Passwords(
         cfg["ARGON2_TIME_COST"], cfg["ARGON2_MEMORY_KIB"], cfg["ARGON2_PARALLELISM"]
     )
     offload = cfg.get("BLOCKING_OFFLOAD")
-    accounts = Accounts(passwords, offload) if offload else Accounts(passwords)
-    return Services(
-        accounts=accounts,
-        auth_limiter=RateLimiter(
-            cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60, clock, enabled=cfg["RATELIMIT_ENABLED"]
-        ),
-        clock=clock,
+    return Accounts(passwords, offload) if offload else Accounts(passwords)
+
+
+def _game_settings(app: Flask) -> GameSettings:
+    cfg = app.config
+    return GameSettings(
+        grace_seconds=cfg["FORFEIT_GRACE_SECONDS"],
+        abort_seconds=cfg["ABORT_SECONDS"],
+        rating_k=cfg["RATING_K"],
+        clock_initial_seconds=cfg["CLOCK_INITIAL_SECONDS"],
+        clock_increment_seconds=cfg["CLOCK_INCREMENT_SECONDS"],
     )
 
 
-def install_services(app: Flask) -> None:
-    app.extensions[EXTENSION_KEY] = build_services(app)
+def build_services(app: Flask) -> Services:
+    cfg = app.config
+    clock: Clock = cfg.get("CLOCK") or monotonic
+    rng: random.Random = cfg.get("RANDOM") or random.Random()
+    enabled = cfg["RATELIMIT_ENABLED"]
+
+    def limiter(limit: int, window: float) -> RateLimiter:
+        return RateLimiter(limit, window, clock, enabled=enabled)
+
+    store = MemoryStore()
+    matcher = Matcher(
+        store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
+        is_connected=lambda user_id: store.connection(HALL_NAMESPACE, user_id) is not None,
+    )
+    chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
+    games = LiveGames(store, clock, _game_settings(app), limiter(*chat_window))
+    hall = Hall(store, matcher, games, rng, limiter(*chat_window),
+                limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
+    return Services(
+        accounts=_accounts(app),
+        auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
+        clock=clock, store=store, matcher=matcher, games=games, hall=hall,
+    )
+
+
+def install_services(app: Flask) -> Services:
+    found = build_services(app)
+    app.extensions[EXTENSION_KEY] = found
+    return found
 
 
 def services() -> Services:

@@ -1,9 +1,54 @@
+"""The /hall namespace: presence, matching, challenges and chat."""
+
 from __future__ import annotations
 
-from flask_login import current_user
-from flask_socketio import Namespace
+from typing import Any
+
+from flask import request
+from flask_socketio import join_room
+
+from gobang.services.registry import services
+from gobang.sockets.base import SessionNamespace, acknowledged, ok, publish, user_room
 
 
-class HallNamespace(Namespace):
-    def on_connect(self, auth: object = None) -> bool:
-        return bool(current_user.is_authenticated)
+class HallNamespace(SessionNamespace):
+    def on_connect(self, auth: Any = None) -> None:
+        user = self.admit()
+        replaced, hello, notices = services().hall.connect(user, request.sid)
+        self.replace(replaced)
+        join_room(user_room(user.id))
+        self.emit("hello", hello, room=request.sid)
+        publish(notices)
+
+    def on_disconnect(self, *reason: Any) -> None:
+        user_id = self.forget()
+        if user_id is not None:
+            publish(services().hall.disconnect(user_id, request.sid))
+
+    @acknowledged
+    def on_start_match(self, data: dict[str, Any]) -> dict[str, Any]:
+        publish(services().hall.start_match(self.user(), data.get("ruleset")))
+        return ok()
+
+    @acknowledged
+    def on_cancel_match(self, data: dict[str, Any]) -> dict[str, Any]:
+        publish(services().hall.cancel_match(self.user_id()))
+        return ok()
+
+    @acknowledged
+    def on_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
+        challenge_id, notices = services().hall.challenge(
+            self.user(), data.get("username"), data.get("ruleset"), data.get("clock"))
+        publish(notices)
+        return ok(challenge_id=challenge_id)
+
+    @acknowledged
+    def on_answer_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
+        publish(services().hall.answer_challenge(
+            self.user(), data.get("challenge_id"), data.get("accept")))
+        return ok()
+
+    @acknowledged
+    def on_chat(self, data: dict[str, Any]) -> dict[str, Any]:
+        publish(services().hall.chat(self.user(), data.get("text")))
+        return ok()

@@ -1,0 +1,137 @@
+"""One game in play, held in memory while it lasts: rules state, clocks and who is present."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from gobang.rules import BLACK, WHITE, Game, opponent
+
+
+@dataclass(frozen=True)
+class Seat:
+    user_id: int
+    username: str
+    score: int
+
+    def player(self) -> dict[str, Any]:
+        return {"id": self.user_id, "username": self.username, "score": self.score}
+
+
+@dataclass
+class Clocks:
+    """Chess clocks in milliseconds; `running` is charged from `since` (a clock reading)."""
+
+    black_ms: int
+    white_ms: int
+    increment_ms: int
+    running: str | None = None
+    since: float = 0.0
+
+    def left(self, color: str, now: float) -> int:
+        stored = self.black_ms if color == BLACK else self.white_ms
+        if self.running == color:
+            stored -= int((now - self.since) * 1000)
+        return max(0, stored)
+
+    def snapshot(self, now: float) -> dict[str, int]:
+        return {"black_ms": self.left(BLACK, now), "white_ms": self.left(WHITE, now)}
+
+    def flagged(self, now: float) -> str | None:
+        if self.running and self.left(self.running, now) <= 0:
+            return self.running
+        return None
+
+    def stop(self, now: float) -> None:
+        if self.running:
+            self._store(self.running, self.left(self.running, now))
+        self.running = None
+
+    def start(self, color: str, now: float) -> None:
+        self.running, self.since = color, now
+
+    def after_move(self, mover: str, now: float, charged: bool) -> None:
+        """Charge the mover (plus the increment) and start the opponent's clock."""
+        if charged:
+            self._store(mover, self.left(mover, now) + self.increment_ms)
+        self.start(opponent(mover), now)
+
+    def _store(self, color: str, value: int) -> None:
+        if color == BLACK:
+            self.black_ms = value
+        else:
+            self.white_ms = value
+
+
+@dataclass
+class LiveGame:
+    game_id: int
+    ruleset: str
+    black: Seat
+    white: Seat
+    rules: Game
+    clocks: Clocks | None
+    created_at: float
+    status: str = "waiting"
+    present: dict[str, str | None] = field(default_factory=lambda: {BLACK: None, WHITE: None})
+    away_since: dict[str, float] = field(default_factory=dict)
+    spectators: set[str] = field(default_factory=set)
+    # Start of the window in which the side to move must make its first move, else abort.
+    abort_from: float | None = None
+    draw_offer: str | None = None
+    undo_request: str | None = None
+    undos: dict[str, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    paused: bool = False
+    pause_request: str | None = None
+    resume_votes: set[str] = field(default_factory=set)
+    # Whose clock was running when the game was paused, to restart it on resume.
+    pause_running: str | None = None
+    rematch_offers: set[str] = field(default_factory=set)
+    result: dict[str, Any] | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def seat(self, color: str) -> Seat:
+        return self.black if color == BLACK else self.white
+
+    def color_of(self, user_id: int) -> str | None:
+        if user_id == self.black.user_id:
+            return BLACK
+        if user_id == self.white.user_id:
+            return WHITE
+        return None
+
+    def user_ids(self) -> tuple[int, int]:
+        return self.black.user_id, self.white.user_id
+
+    def to_move(self) -> str | None:
+        return None if self.status == "finished" else self.rules.to_move
+
+    def opponent_of(self, color: str) -> Seat:
+        return self.seat(opponent(color))
+
+    def live_summary(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "black": self.black.player(),
+            "white": self.white.player(),
+            "moves": len(self.rules.moves),
+            "ruleset": self.ruleset,
+        }
+
+    def state(self, you: str, now: float) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "black": self.black.player(),
+            "white": self.white.player(),
+            "moves": [list(m) for m in self.rules.moves],
+            "to_move": self.to_move(),
+            "you": you,
+            "clocks": self.clocks.snapshot(now) if self.clocks else None,
+            "result": self.result,
+            "paused": self.paused,
+            "draw_offer": self.draw_offer,
+            "undo_request": self.undo_request,
+        }

@@ -1,0 +1,117 @@
+"""The match queue: pairs waiting players of one ruleset by score.
+
+The allowed score gap starts narrow and widens with the waiting time of the player who has
+waited longest, so close opponents meet first but nobody waits forever while another player of
+the same ruleset is queued. Longest-waiting players are served first.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gobang.services.clock import Clock
+from gobang.services.store import LiveStore, QueueEntry
+
+
+@dataclass(frozen=True)
+class Pairing:
+    black: int
+    white: int
+    ruleset: str
+
+
+class Matcher:
+    def __init__(
+        self,
+        store: LiveStore,
+        clock: Clock,
+        rng: random.Random,
+        gap_start: int,
+        gap_per_second: int,
+        is_connected: Callable[[int], bool],
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = rng
+        self.gap_start = gap_start
+        self.gap_per_second = gap_per_second
+        self.is_connected = is_connected
+
+    def enqueue(self, user_id: int, score: int, ruleset: str) -> bool:
+        """Queue a player; False if already queued (the first place is kept)."""
+        return self.store.queue_put(QueueEntry(user_id, score, ruleset, self.clock()))
+
+    def cancel(self, user_id: int) -> bool:
+        return self.store.queue_remove(user_id) is not None
+
+    def is_queued(self, user_id: int) -> bool:
+        return self.store.queue_entry(user_id) is not None
+
+    def allowed_gap(self, waited: float) -> float:
+        return self.gap_start + self.gap_per_second * max(0.0, waited)
+
+    def tick(self) -> tuple[list[Pairing], list[int]]:
+        """Pair whoever can be paired now. Returns the pairings and the users dropped
+        because their connection is gone."""
+        entries = self.store.queue_entries()
+        dropped = [e.user_id for e in entries if not self.is_connected(e.user_id)]
+        for user_id in dropped:
+            self.store.queue_remove(user_id)
+        by_ruleset: dict[str, list[QueueEntry]] = {}
+        for entry in self.store.queue_entries():
+            by_ruleset.setdefault(entry.ruleset, []).append(entry)
+        pairings: list[Pairing] = []
+        for entries in by_ruleset.values():
+            pairings += self._pair_ruleset(entries)
+        for pairing in pairings:
+            self.store.queue_remove(pairing.black)
+            self.store.queue_remove(pairing.white)
+        return pairings, dropped
+
+    def _pair_ruleset(self, entries: list[QueueEntry]) -> list[Pairing]:
+        now = self.clock()
+        by_score = sorted(entries, key=lambda e: (e.score, e.joined_at, e.user_id))
+        scores = [e.score for e in by_score]
+        taken: set[int] = set()
+        pairings = []
+        for entry in sorted(entries, key=lambda e: (e.joined_at, e.user_id)):
+            if entry.user_id in taken:
+                continue
+            gap = self.allowed_gap(now - entry.joined_at)
+            partner = self._closest(entry, by_score, scores, gap, taken)
+            if partner is not None:
+                taken.update((entry.user_id, partner.user_id))
+                pairings.append(self._colours(entry, partner))
+        return pairings
+
+    @staticmethod
+    def _closest(
+        entry: QueueEntry, by_score: list[QueueEntry], scores: list[int], gap: float,
+        taken: set[int],
+    ) -> QueueEntry | None:
+        """The untaken player nearest in score within the gap (ties: the longer waiter).
+        Walks outwards from the entry's own place, so a crowded queue stays cheap."""
+        left = bisect.bisect_left(scores, entry.score) - 1
+        right = left + 1
+
+        def usable(i: int) -> bool:
+            other = by_score[i]
+            return other.user_id != entry.user_id and other.user_id not in taken
+
+        while left >= 0 and not usable(left):
+            left -= 1
+        while right < len(by_score) and not usable(right):
+            right += 1
+        candidates = [by_score[i] for i in (left, right) if 0 <= i < len(by_score)]
+        candidates = [c for c in candidates if abs(c.score - entry.score) <= gap]
+        if not candidates:
+            return None
+        return min(candidates, key=lambda c: (abs(c.score - entry.score), c.joined_at))
+
+    def _colours(self, a: QueueEntry, b: QueueEntry) -> Pairing:
+        if self.rng.random() < 0.5:
+            a, b = b, a
+        return Pairing(black=a.user_id, white=b.user_id, ruleset=a.ruleset)

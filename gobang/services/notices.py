@@ -1,0 +1,37 @@
+"""What the services want told, and to whom; the namespaces decide how to send it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Targets: everyone in a game's room, everyone in the hall, one user in the hall or in /room,
+# or one connection.
+GAME = "game"
+HALL = "hall"
+HALL_USER = "hall_user"
+ROOM_USER = "room_user"
+SID = "sid"
+
+
+@dataclass(frozen=True)
+class Notice:
+    event: str
+    payload: dict[str, Any]
+    target: str
+    key: int | str | None = None
+
+
+class ActionError(Exception):
+    """A refused request: `code` is one of the contract's error codes."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+        # Notices that must still go out although the request was refused (a flag fell).
+        self.notices: list[Notice] = []
+
+    def ack(self) -> dict[str, Any]:
+        return {"ok": False, "error": self.code, "message": self.message, **self.extra}

@@ -1,0 +1,123 @@
+"""Live state shared by the hall and the rooms: connections, the match queue, live games.
+
+Kept behind this small interface so that a store shared by several server processes (Redis,
+say) can replace the in-process one without touching the namespaces.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass
+class QueueEntry:
+    user_id: int
+    score: int
+    ruleset: str
+    joined_at: float
+
+
+@dataclass
+class Connections:
+    """Which socket is the live one for each user in one namespace."""
+
+    by_user: dict[int, str] = field(default_factory=dict)
+
+
+class LiveStore(Protocol):
+    def claim_connection(self, namespace: str, user_id: int, sid: str) -> str | None: ...
+    def release_connection(self, namespace: str, user_id: int, sid: str) -> bool: ...
+    def connection(self, namespace: str, user_id: int) -> str | None: ...
+    def connected_users(self, namespace: str) -> list[int]: ...
+    def queue_put(self, entry: QueueEntry) -> bool: ...
+    def queue_remove(self, user_id: int) -> QueueEntry | None: ...
+    def queue_entries(self) -> list[QueueEntry]: ...
+    def queue_entry(self, user_id: int) -> QueueEntry | None: ...
+    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, int]) -> None: ...
+    def get_game(self, game_id: int) -> Any | None: ...
+    def drop_game(self, game_id: int) -> None: ...
+    def games(self) -> list[Any]: ...
+    def game_of_user(self, user_id: int) -> int | None: ...
+
+
+class MemoryStore:
+    """The in-process store: one server process holds all live state."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._connections: dict[str, Connections] = {}
+        self._queue: dict[int, QueueEntry] = {}
+        self._games: dict[int, Any] = {}
+        self._user_game: dict[int, int] = {}
+
+    def claim_connection(self, namespace: str, user_id: int, sid: str) -> str | None:
+        """Make `sid` the user's live connection; returns the one it replaces, if any."""
+        with self._lock:
+            table = self._connections.setdefault(namespace, Connections()).by_user
+            previous = table.get(user_id)
+            table[user_id] = sid
+            return previous if previous != sid else None
+
+    def release_connection(self, namespace: str, user_id: int, sid: str) -> bool:
+        """Forget `sid`; False when a newer connection had already replaced it."""
+        with self._lock:
+            table = self._connections.setdefault(namespace, Connections()).by_user
+            if table.get(user_id) != sid:
+                return False
+            del table[user_id]
+            return True
+
+    def connection(self, namespace: str, user_id: int) -> str | None:
+        with self._lock:
+            return self._connections.get(namespace, Connections()).by_user.get(user_id)
+
+    def connected_users(self, namespace: str) -> list[int]:
+        with self._lock:
+            return list(self._connections.get(namespace, Connections()).by_user)
+
+    def queue_put(self, entry: QueueEntry) -> bool:
+        """Queue the user unless already queued (then the first entry keeps its place)."""
+        with self._lock:
+            if entry.user_id in self._queue:
+                return False
+            self._queue[entry.user_id] = entry
+            return True
+
+    def queue_remove(self, user_id: int) -> QueueEntry | None:
+        with self._lock:
+            return self._queue.pop(user_id, None)
+
+    def queue_entries(self) -> list[QueueEntry]:
+        with self._lock:
+            return list(self._queue.values())
+
+    def queue_entry(self, user_id: int) -> QueueEntry | None:
+        with self._lock:
+            return self._queue.get(user_id)
+
+    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, int]) -> None:
+        with self._lock:
+            self._games[game_id] = game
+            for user_id in user_ids:
+                self._user_game[user_id] = game_id
+
+    def get_game(self, game_id: int) -> Any | None:
+        with self._lock:
+            return self._games.get(game_id)
+
+    def drop_game(self, game_id: int) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)
+            for user_id, gid in list(self._user_game.items()):
+                if gid == game_id:
+                    del self._user_game[user_id]
+
+    def games(self) -> list[Any]:
+        with self._lock:
+            return list(self._games.values())
+
+    def game_of_user(self, user_id: int) -> int | None:
+        with self._lock:
+            return self._user_game.get(user_id)

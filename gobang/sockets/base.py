@@ -1,0 +1,133 @@
+"""What both namespaces share: room names, publishing notices, acknowledgements."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import request
+from flask_login import current_user
+from flask_socketio import Namespace
+
+from gobang.extensions import db, socketio
+from gobang.models import User
+from gobang.services.notices import GAME, HALL, HALL_USER, ROOM_USER, SID, ActionError, Notice
+
+log = logging.getLogger("gobang.sockets")
+HALL_NS = "/hall"
+ROOM_NS = "/room"
+
+
+def game_room(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def user_room(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+_ROUTES: dict[str, tuple[str, Callable[[Any], str | None]]] = {
+    GAME: (ROOM_NS, game_room),
+    HALL: (HALL_NS, lambda _key: None),
+    HALL_USER: (HALL_NS, user_room),
+    ROOM_USER: (ROOM_NS, user_room),
+    SID: (ROOM_NS, str),
+}
+
+
+def publish(notices: Iterable[Notice]) -> None:
+    for notice in notices:
+        namespace, room_of = _ROUTES[notice.target]
+        socketio.emit(notice.event, notice.payload, namespace=namespace, to=room_of(notice.key))
+
+
+def ok(**fields: Any) -> dict[str, Any]:
+    return {"ok": True, **fields}
+
+
+def bad_request(message: str) -> ActionError:
+    return ActionError("bad_request", message)
+
+
+def payload_dict(data: Any) -> dict[str, Any]:
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise bad_request("The payload must be a JSON object.")
+    return data
+
+
+def int_field(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if type(value) is not int:
+        raise bad_request(f"'{name}' must be an integer.")
+    return value
+
+
+MAX_ID = 2**62
+
+
+def id_field(data: dict[str, Any], name: str = "game_id") -> int:
+    value = int_field(data, name)
+    if not 0 < value < MAX_ID:
+        raise ActionError("not_found", "There is no such game.")
+    return value
+
+
+def bool_field(data: dict[str, Any], name: str) -> bool:
+    value = data.get(name)
+    if not isinstance(value, bool):
+        raise bad_request(f"'{name}' must be true or false.")
+    return value
+
+
+def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """Turn a handler's refusals into the contract's error acknowledgement; every client
+    event gets an answer and a refused one changes nothing."""
+
+    @functools.wraps(handler)
+    def wrapper(self: SessionNamespace, data: Any = None, *extra: Any) -> dict[str, Any]:
+        if self.user_id() is None:
+            return ActionError("unauthorized", "Log in first.").ack()
+        try:
+            return handler(self, payload_dict(data))
+        except ActionError as error:
+            db.session.rollback()
+            publish(error.notices)
+            return error.ack()
+
+    return wrapper
+
+
+class SessionNamespace(Namespace):
+    """A namespace open only to logged-in users, with one live connection per user."""
+
+    def __init__(self, namespace: str) -> None:
+        super().__init__(namespace)
+        self._users: dict[str, int] = {}
+
+    def user_id(self) -> int | None:
+        return self._users.get(request.sid)
+
+    def user(self) -> User:
+        user = db.session.get(User, self.user_id())
+        if user is None or not user.is_active:
+            raise ActionError("unauthorized", "Your account is not available.")
+        return user
+
+    def admit(self) -> User:
+        if not current_user.is_authenticated:
+            raise ConnectionRefusedError("unauthorized")
+        self._users[request.sid] = current_user.id
+        return current_user._get_current_object()
+
+    def replace(self, older_sid: str | None) -> None:
+        """One live connection per user: the older one is told, then closed."""
+        if older_sid is not None:
+            self.emit("session_replaced", {}, room=older_sid)
+            self.disconnect(older_sid)
+
+    def forget(self) -> int | None:
+        return self._users.pop(request.sid, None)

@@ -1,0 +1,126 @@
+"""Several logged-in players at once through Flask-SocketIO's test client, on a fake clock."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from gobang.extensions import socketio
+from gobang.services.clock import FakeClock
+from gobang.services.registry import services
+from gobang.sockets.ticker import tick_once
+from tests.support.forms import register
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def base_overrides(clock: FakeClock) -> dict[str, object]:
+    return {"CLOCK": clock, "RANDOM": random.Random(7)}
+
+
+@dataclass
+class Player:
+    name: str
+    http: FlaskClient
+    app: Flask
+    clients: dict[str, Any] = field(default_factory=dict)
+
+    def connect(self, namespace: str):
+        client = socketio.test_client(self.app, namespace=namespace, flask_test_client=self.http)
+        self.clients[namespace] = client
+        return client
+
+    @property
+    def hall(self):
+        return self.clients.get("/hall") or self.connect("/hall")
+
+    def join_hall(self):
+        return self.hall
+
+    @property
+    def room(self):
+        return self.clients.get("/room") or self.connect("/room")
+
+    def emit(self, namespace: str, event: str, data: Any = None) -> dict:
+        client = self.hall if namespace == "/hall" else self.room
+        args = () if data is None else (data,)
+        return client.emit(event, *args, namespace=namespace, callback=True)
+
+    def _inbox(self, namespace: str) -> list[dict]:
+        # Read the queue directly: the test client refuses to once a connection is closed.
+        client = self.clients[namespace]
+        packets = [p for p in client.queue if p["namespace"] == namespace]
+        client.queue = [p for p in client.queue if p["namespace"] != namespace]
+        return packets
+
+    def received(self, namespace: str, name: str | None = None) -> list[dict]:
+        return [e["args"][0] if e["args"] else {} for e in self._inbox(namespace)
+                if name is None or e["name"] == name]
+
+    def events(self, namespace: str) -> list[tuple[str, Any]]:
+        return [(e["name"], e["args"][0] if e["args"] else None) for e in self._inbox(namespace)]
+
+    @property
+    def id(self) -> int:
+        return self.http.get("/api/me").get_json()["id"]
+
+
+@pytest.fixture
+def player(app: Flask):
+    made: list[Player] = []
+
+    def make(name: str) -> Player:
+        http = app.test_client()
+        assert register(http, name).status_code == 302
+        made.append(Player(name, http, app))
+        return made[-1]
+
+    yield make
+    for each in made:
+        for namespace, client in each.clients.items():
+            if client.is_connected(namespace):
+                client.disconnect(namespace)
+
+
+@pytest.fixture
+def tick(app: Flask):
+    def run() -> None:
+        tick_once(app, services_of(app))
+
+    return run
+
+
+def services_of(app: Flask):
+    with app.app_context():
+        return services()
+
+
+@pytest.fixture
+def game_between(player, tick, app):
+    """A started game: both players matched through the hall and joined in the room."""
+
+    def make(black_name: str = "blackie", white_name: str = "whitey",
+             ruleset: str = "freestyle") -> tuple[Player, Player, int]:
+        a, b = player(black_name), player(white_name)
+        for p in (a, b):
+            p.join_hall()
+            assert p.emit("/hall", "start_match", {"ruleset": ruleset})["ok"]
+        tick()
+        found = a.received("/hall", "match_found")[-1]
+        black, white = (a, b) if found["color"] == "black" else (b, a)
+        for p in (black, white):
+            assert p.emit("/room", "join_game", {"game_id": found["game_id"]})["ok"]
+        for p in (black, white):
+            p.received("/room")
+        return black, white, found["game_id"]
+
+    return make
