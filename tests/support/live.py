@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import queue
 import re
 import signal
 import socket
@@ -11,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -47,11 +49,11 @@ class LiveServer:
         self.clients: list[socketio.Client] = []
 
     def start(self) -> None:
-        log = self.log_path.open("a")
-        self.process = subprocess.Popen(
-            [sys.executable, "app.py", "--port", str(self.port)],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-        )
+        with self.log_path.open("a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "app.py", "--port", str(self.port)],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -92,14 +94,59 @@ class LiveServer:
         assert response.status_code == 302, response.text
         return http
 
-    def connect(self, http: requests.Session, namespace: str, **kw) -> socketio.Client:
+    def connect(self, http: requests.Session, namespace: str, **kw: Any) -> LiveClient:
         """A real Socket.IO client carrying the user's session cookie."""
-        client = socketio.Client(reconnection=False, **kw)
+        client = LiveClient(namespace, **kw)
         cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
         client.connect(self.url, namespaces=[namespace], headers={"Cookie": cookie},
                        transports=["websocket"], wait_timeout=10)
         self.clients.append(client)
         return client
+
+
+class LiveClient(socketio.Client):
+    """A python-socketio client that keeps every event it receives, for waiting on."""
+
+    def __init__(self, namespace: str, **kw: Any) -> None:
+        super().__init__(reconnection=False, **kw)
+        self.namespace = namespace
+        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.seen: list[tuple[str, Any]] = []
+        self.on("*", self._record, namespace=namespace)
+
+    def _record(self, event: str, data: Any = None) -> None:
+        self.inbox.put((event, data))
+
+    def ask(self, event: str, data: Any = None, timeout: float = 10) -> Any:
+        return self.call(event, data, namespace=self.namespace, timeout=timeout)
+
+    def wait_for(self, event: str, timeout: float = 10) -> Any:
+        """The next `event` (earlier ones already kept are used first)."""
+        for index, (name, data) in enumerate(self.seen):
+            if name == event:
+                del self.seen[index]
+                return data
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {event!r} within {timeout}s; saw {self.seen}")
+            try:
+                name, data = self.inbox.get(timeout=left)
+            except queue.Empty:
+                continue
+            if name == event:
+                return data
+            self.seen.append((name, data))
+
+    def drain(self) -> list[tuple[str, Any]]:
+        while True:
+            try:
+                self.seen.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        drained, self.seen = self.seen, []
+        return drained
 
 
 @pytest.fixture

@@ -1,0 +1,116 @@
+"""A 15x15 position stored as a flat bytearray of 225 cells (0 empty, 1 black, 2 white)."""
+
+from collections.abc import Iterable
+
+from .errors import Occupied
+from .geometry import (
+    CELLS,
+    COLOR_OF,
+    EMPTY,
+    SIZE,
+    point_index,
+    stone_of,
+)
+
+_CHARS = ".XO"
+_STONE_OF_CHAR = {".": 0, "X": 1, "O": 2}
+
+
+class Board:
+    """A position with no notion of whose turn it is; `Game` adds the rules of play.
+
+    Points are ``(row, col)`` with row 0 the top row and col 0 the left column.
+    Colours are the strings ``"black"`` and ``"white"``.
+    """
+
+    __slots__ = ("_cells", "_count")
+
+    def __init__(self) -> None:
+        self._cells = bytearray(CELLS)
+        self._count = 0
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str]) -> "Board":
+        """Build a position from 15 strings, ``rows[0]`` the top: ``X`` black, ``O`` white,
+        ``.`` empty. Raises ValueError on any other shape or character."""
+        rows = list(rows)
+        if len(rows) != SIZE:
+            raise ValueError(f"expected {SIZE} rows, got {len(rows)}")
+        board = cls()
+        for r, text in enumerate(rows):
+            if not isinstance(text, str) or len(text) != SIZE:
+                raise ValueError(f"row {r} must be a string of {SIZE} characters")
+            for c, ch in enumerate(text):
+                stone = _STONE_OF_CHAR.get(ch)
+                if stone is None:
+                    raise ValueError(f"bad character {ch!r} in row {r}; use X, O or .")
+                if stone:
+                    board._cells[r * SIZE + c] = stone
+                    board._count += 1
+        return board
+
+    def to_rows(self) -> list[str]:
+        """The inverse of `from_rows`."""
+        cells = self._cells
+        return ["".join(_CHARS[cells[r * SIZE + c]] for c in range(SIZE)) for r in range(SIZE)]
+
+    def get(self, row: int, col: int) -> str | None:
+        """``"black"``, ``"white"`` or None for an empty point; OutOfRange off the board."""
+        return COLOR_OF[self._cells[point_index(row, col)]]
+
+    def is_empty(self, row: int, col: int) -> bool:
+        return self._cells[point_index(row, col)] == EMPTY
+
+    def put(self, row: int, col: int, color: str) -> None:
+        """Place a stone with no rule checks beyond the point being free."""
+        index = point_index(row, col)
+        stone = stone_of(color)
+        if self._cells[index] != EMPTY:
+            raise Occupied(row=row, col=col)
+        self._cells[index] = stone
+        self._count += 1
+
+    def remove(self, row: int, col: int) -> str:
+        """Lift a stone off the board and return its colour; ValueError if the point is empty."""
+        index = point_index(row, col)
+        color = COLOR_OF[self._cells[index]]
+        if color is None:
+            raise ValueError(f"no stone at {(row, col)}")
+        self._cells[index] = EMPTY
+        self._count -= 1
+        return color
+
+    def stones(self, color: str | None = None) -> list[tuple[int, int]]:
+        """Occupied points in row-major order, optionally only one colour's."""
+        cells = self._cells
+        if color is None:
+            return [divmod(i, SIZE) for i in range(CELLS) if cells[i]]
+        stone = stone_of(color)
+        return [divmod(i, SIZE) for i in range(CELLS) if cells[i] == stone]
+
+    @property
+    def stone_count(self) -> int:
+        return self._count
+
+    @property
+    def is_full(self) -> bool:
+        return self._count == CELLS
+
+    def copy(self) -> "Board":
+        other = Board.__new__(Board)
+        other._cells = bytearray(self._cells)
+        other._count = self._count
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self._cells == other._cells
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __str__(self) -> str:
+        return "\n".join(self.to_rows())
+
+    def __repr__(self) -> str:
+        return f"Board.from_rows({self.to_rows()!r})"

@@ -1,0 +1,121 @@
+"""The matcher, on a fake clock and a seeded random source."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gobang.services.clock import FakeClock
+from gobang.services.matcher import Matcher, Pairing
+from gobang.services.store import MemoryStore
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def gone() -> set[int]:
+    return set()
+
+
+@pytest.fixture
+def matcher(clock: FakeClock, gone: set[int]) -> Matcher:
+    return Matcher(MemoryStore(), clock, random.Random(1), gap_start=50, gap_per_second=50,
+                   is_connected=lambda user_id: user_id not in gone)
+
+
+def pairs(pairings: list[Pairing]) -> set[frozenset[int]]:
+    return {frozenset((p.black, p.white)) for p in pairings}
+
+
+def test_close_scores_pair_at_once(matcher):
+    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(2, 1040, "freestyle")
+    assert pairs(matcher.tick()[0]) == {frozenset({1, 2})}
+
+
+def test_far_scores_wait_until_the_gap_has_widened(matcher, clock):
+    matcher.enqueue(1, 600, "freestyle")
+    matcher.enqueue(2, 2000, "freestyle")
+    assert matcher.tick()[0] == []
+    clock.advance(20)
+    assert matcher.tick()[0] == []
+    clock.advance(8)
+    assert pairs(matcher.tick()[0]) == {frozenset({1, 2})}
+
+
+@pytest.mark.parametrize(("waited", "gap"), [(0, 50), (1, 100), (10, 550), (29, 1500)])
+def test_allowed_gap_widens_with_waiting(matcher, waited, gap):
+    assert matcher.allowed_gap(waited) == gap
+
+
+def test_longest_waiting_player_is_served_first(matcher, clock):
+    matcher.enqueue(1, 1000, "freestyle")
+    clock.advance(5)
+    matcher.enqueue(2, 1000, "freestyle")
+    matcher.enqueue(3, 1000, "freestyle")
+    (pairing,), _ = matcher.tick()
+    assert 1 in (pairing.black, pairing.white)
+    assert matcher.is_queued(3) or matcher.is_queued(2)
+
+
+def test_closest_score_is_preferred(matcher):
+    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(2, 1045, "freestyle")
+    matcher.enqueue(3, 1010, "freestyle")
+    assert frozenset({1, 3}) in pairs(matcher.tick()[0])
+
+
+def test_never_pairs_a_user_with_themself(matcher, clock):
+    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(1, 1000, "freestyle")
+    clock.advance(100)
+    assert matcher.tick()[0] == []
+    assert matcher.is_queued(1)
+
+
+def test_only_the_same_ruleset_is_paired(matcher, clock):
+    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(2, 1000, "renju")
+    clock.advance(100)
+    assert matcher.tick()[0] == []
+
+
+def test_cancel_leaves_the_queue(matcher):
+    matcher.enqueue(1, 1000, "freestyle")
+    assert matcher.cancel(1) is True
+    assert matcher.cancel(1) is False
+    matcher.enqueue(2, 1000, "freestyle")
+    assert matcher.tick()[0] == []
+
+
+def test_vanished_users_are_dropped(matcher, gone):
+    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(2, 1000, "freestyle")
+    gone.add(2)
+    pairings, dropped = matcher.tick()
+    assert pairings == []
+    assert dropped == [2]
+    assert not matcher.is_queued(2)
+
+
+def test_colours_are_random(clock):
+    colours = set()
+    for seed in range(20):
+        matcher = Matcher(MemoryStore(), clock, random.Random(seed), 50, 50, lambda _: True)
+        matcher.enqueue(1, 1000, "freestyle")
+        matcher.enqueue(2, 1000, "freestyle")
+        colours.add(matcher.tick()[0][0].black)
+    assert colours == {1, 2}
+
+
+def test_a_thousand_players_are_all_paired_in_one_tick(matcher):
+    rng = random.Random(3)
+    for user_id in range(1000):
+        matcher.enqueue(user_id, 1000 + rng.randrange(-20, 20), "freestyle")
+    pairings, _ = matcher.tick()
+    assert len(pairings) == 500
+    assert len({u for p in pairings for u in (p.black, p.white)}) == 1000
