@@ -24,7 +24,12 @@ def main() -> None:
     args = parser.parse_args()
     from eventlet import tpool
 
-    server_app = create_app({"SOCKETIO_ASYNC_MODE": "eventlet", "BLOCKING_OFFLOAD": tpool.execute})
+    try:
+        server_app = create_app(
+            {"SOCKETIO_ASYNC_MODE": "eventlet", "BLOCKING_OFFLOAD": tpool.execute}
+        )
+    except ValueError as exc:  # a malformed GOBANG_* setting: say which, without a traceback
+        raise SystemExit(f"gobang: {exc}") from None
     socketio.run(server_app, host=args.host, port=args.port, log_output=False)
 
 

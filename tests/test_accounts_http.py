@@ -179,3 +179,9 @@ def test_rate_limit_can_be_turned_off(client):
     token = csrf_token(client, "/login")
     data = {"csrf_token": token, "username": "x", "password": "y"}
     assert [client.post("/login", data=data).status_code for _ in range(3)] == [200] * 3
+
+
+@pytest.mark.parametrize("app_overrides", [{"INITIAL_SCORE": 1500}])
+def test_new_players_start_at_the_configured_score(client):
+    register(client, "alice")
+    assert client.get("/api/me").get_json()["score"] == 1500

@@ -49,8 +49,11 @@ def _run_inline(func: Callable[..., Any], *args: Any) -> Any:
 
 
 class Accounts:
-    def __init__(self, passwords: Passwords, offload: Offload = _run_inline) -> None:
+    def __init__(
+        self, passwords: Passwords, offload: Offload = _run_inline, initial_score: int = 1000
+    ) -> None:
         self.passwords = passwords
+        self.initial_score = initial_score
         # Hashing takes tens of milliseconds: on eventlet it must run off the event loop.
         self.offload = offload
 
@@ -71,6 +74,7 @@ class Accounts:
             username=username,
             username_key=username_key(username),
             password_hash=self.offload(self.passwords.hash, password),
+            score=self.initial_score,
         )
         db.session.add(user)
         try:

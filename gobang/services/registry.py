@@ -41,7 +41,9 @@ def _accounts(app: Flask) -> Accounts:
         cfg["ARGON2_TIME_COST"], cfg["ARGON2_MEMORY_KIB"], cfg["ARGON2_PARALLELISM"]
     )
     offload = cfg.get("BLOCKING_OFFLOAD")
-    return Accounts(passwords, offload) if offload else Accounts(passwords)
+    if offload:
+        return Accounts(passwords, offload, initial_score=cfg["INITIAL_SCORE"])
+    return Accounts(passwords, initial_score=cfg["INITIAL_SCORE"])
 
 
 def _game_settings(app: Flask) -> GameSettings:

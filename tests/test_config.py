@@ -1,0 +1,78 @@
+"""Settings: defaults, instance/config.py, GOBANG_* variables, and a safe start with nothing set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from gobang.settings import apply_environment, coerce, load_settings
+
+
+@pytest.fixture
+def bare_app(tmp_path: Path) -> Flask:
+    return Flask("probe", instance_path=str(tmp_path / "instance"), instance_relative_config=True)
+
+
+def test_nothing_set_generates_and_keeps_a_secret_key(bare_app, monkeypatch):
+    monkeypatch.delenv("GOBANG_SECRET_KEY", raising=False)
+    load_settings(bare_app, None)
+    key = bare_app.config["SECRET_KEY"]
+    assert len(key) == 64
+    key_file = Path(bare_app.instance_path) / "secret_key"
+    assert key_file.read_text() == key
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    again = Flask("probe", instance_path=bare_app.instance_path)
+    load_settings(again, None)
+    assert again.config["SECRET_KEY"] == key
+
+
+def test_nothing_set_uses_sqlite_in_instance(bare_app, monkeypatch):
+    monkeypatch.delenv("GOBANG_DATABASE_URL", raising=False)
+    load_settings(bare_app, None)
+    expected = f"sqlite:///{Path(bare_app.instance_path) / 'gobang.sqlite3'}"
+    assert bare_app.config["SQLALCHEMY_DATABASE_URI"] == expected
+
+
+def test_environment_overrides_settings(bare_app, monkeypatch):
+    monkeypatch.setenv("GOBANG_SECRET_KEY", "from-env")
+    monkeypatch.setenv("GOBANG_DATABASE_URL", "sqlite:////tmp/elsewhere.sqlite3")
+    monkeypatch.setenv("GOBANG_FORFEIT_GRACE_SECONDS", "12")
+    monkeypatch.setenv("GOBANG_RATELIMIT_ENABLED", "0")
+    load_settings(bare_app, None)
+    assert bare_app.config["SECRET_KEY"] == "from-env"
+    assert bare_app.config["SQLALCHEMY_DATABASE_URI"] == "sqlite:////tmp/elsewhere.sqlite3"
+    assert bare_app.config["FORFEIT_GRACE_SECONDS"] == 12
+    assert bare_app.config["RATELIMIT_ENABLED"] is False
+
+
+def test_instance_config_file_overrides_defaults_and_env_wins(bare_app, monkeypatch):
+    instance = Path(bare_app.instance_path)
+    instance.mkdir(parents=True)
+    (instance / "config.py").write_text("RATING_K = 32\nABORT_SECONDS = 45\n")
+    monkeypatch.setenv("GOBANG_ABORT_SECONDS", "50")
+    load_settings(bare_app, None)
+    assert bare_app.config["RATING_K"] == 32
+    assert bare_app.config["ABORT_SECONDS"] == 50
+
+
+@pytest.mark.parametrize(
+    ("raw", "current", "expected"),
+    [("1", True, True), ("off", True, False), ("TRUE", False, True), ("7", 3, 7),
+     ("0.5", 0.2, 0.5), ("text", "old", "text"), ("anything", None, "anything")],
+)
+def test_environment_values_take_the_setting_type(raw, current, expected):
+    assert coerce("X", raw, current) == expected
+
+
+@pytest.mark.parametrize(("raw", "current"), [("maybe", True), ("ten", 3)])
+def test_bad_environment_values_are_reported(raw, current):
+    with pytest.raises(ValueError):
+        coerce("X", raw, current)
+
+
+def test_only_prefixed_variables_are_read(bare_app):
+    bare_app.config["RATING_K"] = 60
+    apply_environment(bare_app, {"RATING_K": "1", "GOBANG_RATING_K": "40"})
+    assert bare_app.config["RATING_K"] == 40

@@ -1,0 +1,110 @@
+"""Results are written once, whatever races happen; live games survive a rebuild."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.models import Game, User
+from gobang.services.clock import FakeClock
+from gobang.services.registry import build_services
+from gobang.services.results import Ending, save_result
+
+
+@pytest.fixture
+def two_users(app):
+    with app.app_context():
+        users = [User(username=n, username_key=n, password_hash="x") for n in ("bo", "wu")]
+        db.session.add_all(users)
+        db.session.commit()
+        return [u.id for u in users]
+
+
+@pytest.fixture
+def game_id(app, two_users):
+    with app.app_context():
+        game = Game(black_id=two_users[0], white_id=two_users[1], status="playing")
+        db.session.add(game)
+        db.session.commit()
+        return game.id
+
+
+def counters(app, user_id):
+    with app.app_context():
+        user = db.session.get(User, user_id)
+        return user.score, user.games, user.wins, user.losses, user.draws
+
+
+def test_second_ending_changes_nothing(app, two_users, game_id):
+    with app.app_context():
+        first = save_result(game_id, *two_users, Ending("black", "five"), 60, None)
+        second = save_result(game_id, *two_users, Ending("white", "timeout"), 60, None)
+    assert first["scores"]["black"] == {"before": 1000, "after": 1030}
+    assert second is None
+    assert counters(app, two_users[0]) == (1030, 1, 1, 0, 0)
+    assert counters(app, two_users[1]) == (970, 1, 0, 1, 0)
+
+
+def test_racing_endings_count_exactly_once(app, two_users, game_id):
+    outcomes = []
+    barrier = threading.Barrier(8)
+
+    def end(winner):
+        with app.app_context():
+            barrier.wait()
+            outcomes.append(save_result(game_id, *two_users, Ending(winner, "five"), 60, None))
+            db.session.remove()
+
+    threads = [threading.Thread(target=end, args=(c,)) for c in ["black", "white"] * 4]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(o is not None for o in outcomes) == 1
+    black, white = counters(app, two_users[0]), counters(app, two_users[1])
+    assert black[1] == white[1] == 1
+    assert black[0] + white[0] == 2000
+
+
+def test_aborted_game_changes_no_score_and_counts_no_game(app, two_users, game_id):
+    with app.app_context():
+        result = save_result(game_id, *two_users, Ending(None, "aborted"), 60, None)
+    assert result["scores"]["white"] == {"before": 1000, "after": 1000}
+    assert counters(app, two_users[0]) == (1000, 0, 0, 0, 0)
+
+
+def test_unfinished_games_are_restored_with_their_moves(app, two_users):
+    clock = FakeClock()
+    app.config["CLOCK"] = clock
+    first = build_services(app)
+    with app.app_context():
+        black, white = (db.session.get(User, i) for i in two_users)
+        live, _ = first.games.create(black, white, "renju")
+        first.games.join(live.game_id, black.id, "sid-b")
+        first.games.join(live.game_id, white.id, "sid-w")
+        for user, (row, col) in [(black, (7, 7)), (white, (7, 8)), (black, (6, 6))]:
+            clock.advance(3)
+            first.games.place_stone(live.game_id, user.id, row, col)
+        clocks_before = live.clocks.snapshot(clock())
+    clock.advance(500)  # the server is down for a while
+    second = build_services(app)
+    with app.app_context():
+        assert second.games.restore() == 1
+        restored = second.store.get_game(live.game_id)
+        assert restored.rules.moves == [(7, 7), (7, 8), (6, 6)]
+        assert restored.ruleset == "renju"
+        assert restored.rules.to_move == "white"
+        assert restored.clocks.snapshot(clock()) == clocks_before
+        state, _ = second.games.join(live.game_id, two_users[1], "sid-w2")
+        assert state["status"] == "playing"
+
+
+def test_finished_games_are_not_restored(app, two_users, game_id):
+    with app.app_context():
+        save_result(game_id, *two_users, Ending("black", "resign"), 60, None)
+        services = build_services(app)
+        assert services.games.restore() == 0
+        assert db.session.scalar(select(Game.status)) == "finished"
