@@ -7,7 +7,7 @@ whether take-backs are allowed are the server's business.
 from collections.abc import Iterable, Sequence
 
 from .board import Board
-from .errors import ForbiddenMove, GameOver, NotYourTurn, Occupied
+from .errors import ForbiddenMove, GameOver, NotYourTurn, Occupied, OutOfRange
 from .geometry import BLACK, BLACK_STONE, EMPTY, SIZE, STONE_OF, WHITE, point_index
 from .notation import from_notation
 from .outcome import FREESTYLE, RENJU, Outcome, check_ruleset, evaluate
@@ -29,13 +29,17 @@ class Game:
     @classmethod
     def replay(cls, moves: Iterable[Sequence[int] | str], ruleset: str = FREESTYLE) -> "Game":
         """Rebuild a game from a stored move list of ``(row, col)`` pairs (lists are fine,
-        as is notation like ``"h8"``). Raises the first IllegalMove met."""
+        as is notation like ``"h8"``). Raises the first IllegalMove met; an item that is
+        not a pair raises OutOfRange, bad notation a plain ValueError."""
         game = cls(ruleset)
         for move in moves:
             if isinstance(move, str):
                 row, col = from_notation(move)
             else:
-                row, col = move
+                try:
+                    row, col = move
+                except (TypeError, ValueError):
+                    raise OutOfRange(f"not a (row, col) pair: {move!r}") from None
             game.place(row, col)
         return game
 
