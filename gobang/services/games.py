@@ -46,12 +46,13 @@ class GameSettings:
 class LiveGames(Negotiations):
     def __init__(
         self, store: LiveStore, clock: Clock, settings: GameSettings, chat_limiter: RateLimiter,
-        presence: Callable[[int], list[Notice]] | None = None,
+        move_limiter: RateLimiter, presence: Callable[[int], list[Notice]] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings
         self.chat_limiter = chat_limiter
+        self.move_limiter = move_limiter
         self.chat_logs: dict[int, list[dict[str, Any]]] = {}
         self.rematch_offers: dict[int, set[str]] = {}
         self.rematched: set[int] = set()
@@ -208,6 +209,8 @@ class LiveGames(Negotiations):
     # --- moves and resignation ------------------------------------------------------------------
 
     def place_stone(self, game_id: int, user_id: int, row: Any, col: Any) -> list[Notice]:
+        if not self.move_limiter.hit(user_id):
+            raise ActionError("rate_limited", "Too many moves at once; slow down.")
         live, color = self._player_game(game_id, user_id)
         with live.lock:
             self._check_can_move(live, color)

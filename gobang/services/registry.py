@@ -72,7 +72,8 @@ def build_services(app: Flask) -> Services:
         is_connected=lambda user_id: store.connection(HALL_NAMESPACE, user_id) is not None,
     )
     chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
-    games = LiveGames(store, clock, _game_settings(app), limiter(*chat_window))
+    games = LiveGames(store, clock, _game_settings(app), limiter(*chat_window),
+                      limiter(cfg["MOVES_PER_SECOND"], 1))
     hall = Hall(store, matcher, games, rng, limiter(*chat_window),
                 limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
     return Services(

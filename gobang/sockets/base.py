@@ -108,6 +108,23 @@ class SessionNamespace(Namespace):
         super().__init__(namespace)
         self._users: dict[str, int] = {}
 
+    def trigger_event(self, event: str, *args: Any) -> Any:
+        """Route events, refusing what a client cannot legitimately send: unknown events,
+        and "connect"/"disconnect" sent as ordinary events to fake a (dis)connection."""
+        if event in ("connect", "disconnect"):
+            sid = args[0] if args else None
+            if not self._is_lifecycle(event, sid):
+                return ActionError("bad_request", f"'{event}' cannot be sent.").ack()
+        elif not event or not hasattr(self, f"on_{event}"):
+            return ActionError("bad_request", f"Unknown event {str(event)[:40]!r}.").ack()
+        return super().trigger_event(event, *args)
+
+    def _is_lifecycle(self, event: str, sid: str | None) -> bool:
+        if event == "connect":
+            return sid not in self._users
+        # During a real disconnect the manager no longer counts the sid as connected.
+        return not self.socketio.server.manager.is_connected(sid, self.namespace)
+
     def user_id(self) -> int | None:
         return self._users.get(request.sid)
 

@@ -80,7 +80,6 @@ def test_reload_within_grace_resumes_the_game(live_server):
     assert state["moves"] == [list(m) for m in BLACK_FIVE[:3]]
     assert state["to_move"] == "white"
     assert white[2].wait_for("opponent_back")["color"] == "black"
-    play((None, None, room), white, game_id, [])
     assert white[2].ask("place_stone", {"game_id": game_id, "row": 0, "col": 1}) == {"ok": True}
     assert room.wait_for("stone_placed")["move"] == 4
 

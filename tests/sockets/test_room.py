@@ -329,3 +329,41 @@ def test_every_room_event_answers_junk_with_a_contract_error(game_between, event
     ack = black.emit("/room", event, payload)
     assert ack["ok"] is False
     assert ack["error"] in ("bad_request", "not_found")
+
+
+@pytest.mark.parametrize("event", ["disconnect", "connect"])
+def test_clients_cannot_fake_connection_events(game_between, event):
+    black, white, game_id = game_between()
+    ack = black.emit("/room", event, {"x": 1})
+    assert ack["error"] == "bad_request"
+    assert white.received("/room", "opponent_left") == []
+    play(black, white, game_id, [(7, 7)])
+
+
+@pytest.mark.parametrize("namespace", ["/room", "/hall"])
+def test_unknown_events_get_a_contract_error(player, namespace):
+    alice = player("alice")
+    ack = alice.emit(namespace, "teleport", {"game_id": 1})
+    assert ack["ok"] is False
+    assert ack["error"] == "bad_request"
+
+
+def test_payload_ids_never_stand_in_for_the_session_user(game_between):
+    black, white, game_id = game_between()
+    forged = {"game_id": game_id, "row": 7, "col": 7, "color": "black", "user_id": black.id}
+    assert white.emit("/room", "place_stone", forged)["error"] == "not_your_turn"
+    assert white.emit("/room", "resign", {"game_id": game_id, "user_id": black.id}) == {
+        "ok": True}
+    result = black.received("/room", "game_over")[0]["result"]
+    assert result["winner"] == "black"
+
+
+@pytest.mark.parametrize("app_overrides", [{"MOVES_PER_SECOND": 3}])
+def test_flooding_moves_gets_rate_limited(game_between, clock):
+    black, _white, game_id = game_between()
+    codes = [black.emit("/room", "place_stone", {"game_id": game_id, "row": 99, "col": 0})[
+        "error"] for _ in range(4)]
+    assert codes == ["out_of_range"] * 3 + ["rate_limited"]
+    clock.advance(1)
+    assert black.emit("/room", "place_stone", {"game_id": game_id, "row": 7, "col": 7}) == {
+        "ok": True}

@@ -80,6 +80,12 @@ class LiveServer:
                 self.process.kill()
                 self.process.wait()
 
+    def crash_and_restart(self, downtime: float = 0.0) -> None:
+        """SIGKILL the server mid-flight, as a power cut would, and start it again."""
+        self.stop(signal.SIGKILL)
+        time.sleep(downtime)
+        self.start()
+
     def log(self) -> str:
         return self.log_path.read_text() if self.log_path.exists() else ""
 
