@@ -73,6 +73,9 @@ def _init_extensions(app: Flask) -> None:
         logger=False,
         engineio_logger=False,
     )
+    from gobang.sockets import guard_malformed_packets
+
+    guard_malformed_packets(socketio.server)
 
 
 def _register_blueprints(app: Flask) -> None:
@@ -80,9 +83,11 @@ def _register_blueprints(app: Flask) -> None:
     from gobang.auth.routes import bp as auth_bp
     from gobang.errors.handlers import bp as errors_bp
     from gobang.hall.routes import bp as hall_bp
+    from gobang.players.routes import bp as players_bp
+    from gobang.records.routes import bp as records_bp
     from gobang.room.routes import bp as room_bp
     from gobang.security_headers import install as install_headers
 
-    for blueprint in (auth_bp, hall_bp, room_bp, api_bp, errors_bp):
+    for blueprint in (auth_bp, hall_bp, room_bp, players_bp, records_bp, api_bp, errors_bp):
         app.register_blueprint(blueprint)
     install_headers(app)

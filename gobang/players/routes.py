@@ -1,0 +1,53 @@
+"""Public player pages: profiles and the leaderboard."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+from flask_login import current_user
+
+from gobang.services import players
+
+bp = Blueprint("players", __name__)
+
+
+def page_arg() -> int:
+    """`?page=N`; anything that is not a positive whole number means the first page."""
+    raw = request.args.get("page", "1")
+    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else 1
+
+
+def viewer_id() -> int | None:
+    return current_user.id if current_user.is_authenticated else None
+
+
+@bp.route("/u/<username>")
+def profile(username: str) -> str:
+    user = players.find_player(username)
+    if user is None:
+        abort(404)
+    games = players.recent_games(user.id, page_arg())
+    if games is None:
+        abort(404)
+    return render_template(
+        "players/profile.html",
+        player=players.profile_stats(user),
+        games=games,
+        chart=players.score_chart(players.score_history(user.id)),
+        rank=players.rank_of(user.id),
+    )
+
+
+@bp.route("/leaderboard")
+def leaderboard() -> str:
+    board = players.leaderboard(page_arg())
+    if board is None:
+        abort(404)
+    my_rank = players.rank_of(viewer_id())
+    return render_template(
+        "players/leaderboard.html",
+        board=board,
+        me=viewer_id(),
+        my_rank=my_rank,
+        my_page=players.leaderboard_page_of(my_rank) if my_rank else None,
+        min_games=players.RANKED_MIN_GAMES,
+    )

@@ -1,0 +1,57 @@
+"""Finished games: the replay page and the record downloads."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template
+
+from gobang.extensions import db
+from gobang.models import Game
+from gobang.services import record_files
+
+bp = Blueprint("records", __name__)
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def _finished_or_404(game_id: int) -> Game:
+    game = _game_or_404(game_id)
+    if game.status != "finished":
+        abort(404)
+    return game
+
+
+@bp.route("/game/<int:game_id>/replay")
+def replay(game_id: int) -> str:
+    game = _game_or_404(game_id)
+    if game.status != "finished":
+        return render_template("records/in_play.html", game=game)
+    return render_template(
+        "records/replay.html",
+        game=game,
+        moves=[[move.row, move.col] for move in game.moves],
+        result=record_files.result_text(game),
+        reason=record_files.reason_text(game.reason),
+    )
+
+
+def _attachment(text: str, filename: str) -> Response:
+    response = Response(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.route("/game/<int:game_id>/record.txt")
+def record_txt(game_id: int) -> Response:
+    game = _finished_or_404(game_id)
+    return _attachment(record_files.record_txt(game), record_files.download_name(game, "txt"))
+
+
+@bp.route("/game/<int:game_id>/record.psq")
+def record_psq(game_id: int) -> Response:
+    game = _finished_or_404(game_id)
+    return _attachment(record_files.record_psq(game), record_files.download_name(game, "psq"))

@@ -1,0 +1,236 @@
+"""Players between games: profiles, score history, recent games and the leaderboard."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, or_, select
+
+from gobang.extensions import db
+from gobang.models import Game, User, username_key
+from gobang.rules import BLACK, WHITE
+
+GAMES_PER_PAGE = 20
+PLAYERS_PER_PAGE = 50
+# A player enters the leaderboard after this many finished, scored games.
+RANKED_MIN_GAMES = 5
+UNSCORED_REASONS = ("aborted",)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list; `number` counts from 1 and `pages` is never below 1."""
+
+    items: list[dict[str, Any]]
+    number: int
+    pages: int
+    total: int
+
+    @property
+    def has_prev(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.pages
+
+
+def page_count(total: int, per_page: int) -> int:
+    return max(1, -(-total // per_page))
+
+
+def find_player(username: str) -> User | None:
+    """The live account with this name, whatever its case; None for unknown or deleted ones."""
+    user = db.session.scalar(select(User).where(User.username_key == username_key(username)))
+    if user is None or user.deleted:
+        return None
+    return user
+
+
+def win_rate(wins: int, games: int) -> int | None:
+    """Wins as a whole percentage of finished, scored games (draws count as games)."""
+    if games <= 0:
+        return None
+    return round(100 * wins / games)
+
+
+def profile_stats(user: User) -> dict[str, Any]:
+    return {**user.stats(), "win_rate": win_rate(user.wins, user.games)}
+
+
+def _finished_games_of(user_id: int):
+    return select(Game).where(
+        Game.status == "finished", or_(Game.black_id == user_id, Game.white_id == user_id)
+    )
+
+
+def score_history(user_id: int) -> list[int]:
+    """The player's score after each finished, scored game, oldest first."""
+    games = db.session.scalars(
+        _finished_games_of(user_id)
+        .where(Game.reason.not_in(UNSCORED_REASONS))
+        .order_by(Game.ended_at, Game.id)
+    )
+    scores = (_score_after(game, _color_of(game, user_id)) for game in games)
+    return [score for score in scores if score is not None]
+
+
+def _color_of(game: Game, user_id: int) -> str:
+    return BLACK if game.black_id == user_id else WHITE
+
+
+def _score_before(game: Game, color: str) -> int | None:
+    return game.black_score_before if color == BLACK else game.white_score_before
+
+
+def _score_after(game: Game, color: str) -> int | None:
+    return game.black_score_after if color == BLACK else game.white_score_after
+
+
+def outcome_for(game: Game, color: str) -> str:
+    """"win", "loss", "draw" or "aborted", as seen by the player of `color`."""
+    if game.reason in UNSCORED_REASONS:
+        return "aborted"
+    if game.winner is None:
+        return "draw"
+    return "win" if game.winner == color else "loss"
+
+
+def _game_row(game: Game, user_id: int) -> dict[str, Any]:
+    color = _color_of(game, user_id)
+    opponent = game.white if color == BLACK else game.black
+    before, after = _score_before(game, color), _score_after(game, color)
+    change = after - before if before is not None and after is not None else 0
+    return {
+        "game_id": game.id,
+        "ruleset": game.ruleset,
+        "color": color,
+        "opponent": opponent.username,
+        "opponent_linkable": not opponent.deleted,
+        "result": outcome_for(game, color),
+        "reason": game.reason,
+        "score_change": change,
+        "score_after": after,
+        "ended_at": game.ended_at,
+    }
+
+
+def recent_games(user_id: int, page: int) -> Page | None:
+    """Finished games, newest first, GAMES_PER_PAGE a page; None when `page` is past the end."""
+    total = db.session.scalar(
+        select(func.count()).select_from(_finished_games_of(user_id).subquery())
+    ) or 0
+    pages = page_count(total, GAMES_PER_PAGE)
+    if not 1 <= page <= pages:
+        return None
+    games = db.session.scalars(
+        _finished_games_of(user_id)
+        .order_by(Game.ended_at.desc(), Game.id.desc())
+        .limit(GAMES_PER_PAGE)
+        .offset((page - 1) * GAMES_PER_PAGE)
+    )
+    return Page([_game_row(game, user_id) for game in games], page, pages, total)
+
+
+def _ranked_filter():
+    return (User.games >= RANKED_MIN_GAMES, User.deleted.is_(False))
+
+
+def _ranked_rows():
+    """Ranked players with their standard competition rank (equal scores share a rank)."""
+    rank = func.rank().over(order_by=User.score.desc()).label("rank")
+    return select(User, rank).where(*_ranked_filter())
+
+
+def _leader_row(user: User, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "id": user.id,
+        "username": user.username,
+        "score": user.score,
+        "games": user.games,
+        "win_rate": win_rate(user.wins, user.games),
+    }
+
+
+def leaderboard(page: int, per_page: int = PLAYERS_PER_PAGE) -> Page | None:
+    """Ranked players by score; None when `page` is past the end."""
+    total = db.session.scalar(select(func.count(User.id)).where(*_ranked_filter())) or 0
+    pages = page_count(total, per_page)
+    if not 1 <= page <= pages:
+        return None
+    rows = db.session.execute(
+        _ranked_rows()
+        .order_by(User.score.desc(), User.games.desc(), User.id)
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+    )
+    return Page([_leader_row(user, rank) for user, rank in rows], page, pages, total)
+
+
+def rank_of(user_id: int | None) -> int | None:
+    """The player's leaderboard rank, or None when they are not (yet) ranked."""
+    if user_id is None:
+        return None
+    user = db.session.get(User, user_id)
+    if user is None or user.deleted or user.games < RANKED_MIN_GAMES:
+        return None
+    higher = db.session.scalar(
+        select(func.count(User.id)).where(*_ranked_filter(), User.score > user.score)
+    )
+    return (higher or 0) + 1
+
+
+def leaderboard_page_of(rank: int, per_page: int = PLAYERS_PER_PAGE) -> int:
+    """The page a rank falls on (players sharing a rank may spill onto the next page)."""
+    return (rank - 1) // per_page + 1
+
+
+def top_players(limit: int = 10) -> list[dict[str, Any]]:
+    page = leaderboard(1, per_page=limit)
+    return page.items if page else []
+
+
+def hall_summary(user_id: int | None) -> dict[str, Any]:
+    """What templates/players/_top10.html needs: `top` and `my_rank`."""
+    return {"top": top_players(10), "my_rank": rank_of(user_id)}
+
+
+# The score chart, drawn on the server as SVG in a CHART_WIDTH x CHART_HEIGHT viewBox.
+CHART_WIDTH, CHART_HEIGHT = 640, 220
+_PAD_LEFT, _PAD_RIGHT, _PAD_TOP, _PAD_BOTTOM = 52, 16, 14, 26
+
+
+def _chart_range(scores: list[int]) -> tuple[int, int]:
+    low, high = min(scores), max(scores)
+    if high - low < 20:  # a flat line sits in the middle, not on an edge
+        middle = (low + high) // 2
+        low, high = middle - 10, middle + 10
+    return low, high
+
+
+def score_chart(scores: list[int]) -> dict[str, Any] | None:
+    """Coordinates for the score-over-games chart: one point per game, oldest on the left."""
+    if not scores:
+        return None
+    low, high = _chart_range(scores)
+    left, right = _PAD_LEFT, CHART_WIDTH - _PAD_RIGHT
+    top, bottom = _PAD_TOP, CHART_HEIGHT - _PAD_BOTTOM
+    step = (right - left) / (len(scores) - 1) if len(scores) > 1 else 0
+
+    def x_of(n: int) -> float:
+        return round(left + (n - 1) * step, 1) if step else (left + right) / 2
+
+    def y_of(score: float) -> float:
+        return round(bottom - (score - low) * (bottom - top) / (high - low), 1)
+
+    points = [{"n": n, "score": score, "x": x_of(n), "y": y_of(score)}
+              for n, score in enumerate(scores, start=1)]
+    ticks = [{"y": y_of(value), "label": round(value)} for value in (high, (low + high) / 2, low)]
+    return {
+        "width": CHART_WIDTH, "height": CHART_HEIGHT,
+        "left": left, "right": right, "top": top, "bottom": bottom,
+        "points": points, "ticks": ticks,
+        "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
+    }

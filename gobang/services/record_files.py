@@ -1,0 +1,98 @@
+"""Finished games as downloadable files: a plain move list and Piskvork's PSQ format."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from gobang.models import Game
+from gobang.rules import SIZE, to_notation
+
+REASON_TEXT = {
+    "five": "five in a row",
+    "resign": "resignation",
+    "disconnect": "player left",
+    "timeout": "out of time",
+    "draw_agreed": "draw agreed",
+    "board_full": "board full",
+    "aborted": "aborted",
+}
+
+
+def result_text(game: Game) -> str:
+    if game.reason == "aborted":
+        return "aborted"
+    if game.winner is None:
+        return "draw"
+    return f"{game.winner} wins"
+
+
+def reason_text(reason: str | None) -> str:
+    return REASON_TEXT.get(reason or "", reason or "")
+
+
+def score_line(before: int | None, after: int | None) -> str:
+    if before is None or after is None:
+        return ""
+    return f" ({before} -> {after}, {after - before:+d})"
+
+
+def _date(moment: datetime | None) -> str:
+    return moment.isoformat(timespec="seconds") + "Z" if moment else "unknown"
+
+
+def record_txt(game: Game) -> str:
+    """Comment lines (`# `) with the players, ruleset, result, reason and date, then one move
+    per line in board notation (`h8`), black first."""
+    header = [
+        f"Gobang game {game.id}",
+        f"Black: {game.black.username}"
+        + score_line(game.black_score_before, game.black_score_after),
+        f"White: {game.white.username}"
+        + score_line(game.white_score_before, game.white_score_after),
+        f"Ruleset: {game.ruleset}",
+        f"Result: {result_text(game)}",
+        f"Reason: {game.reason or ''}",
+        f"Date: {_date(game.ended_at)}",
+        f"Moves: {len(game.moves)}",
+    ]
+    lines = [f"# {line}" for line in header]
+    lines += [to_notation(move.row, move.col) for move in game.moves]
+    return "\n".join(lines) + "\n"
+
+
+def _think_times(game: Game) -> list[int]:
+    """Milliseconds each move took, from the previous move (or the start) to this one."""
+    times, previous = [], game.started_at
+    for move in game.moves:
+        spent = (move.created_at - previous).total_seconds() if previous else 0
+        times.append(max(0, round(spent * 1000)))
+        previous = move.created_at
+    return times
+
+
+# Piskvork's error code for a game lost on time; every other ending is a standard finish (0).
+_PSQ_TIMEOUT = 15
+
+
+def record_psq(game: Game) -> str:
+    """The PSQ format of Piskvork, the Gomocup tournament manager.
+
+    Source: savePsq() and openPsq() in plastovicka/Piskvork, source/game.cpp:
+    - header `Piskvorky <width>x<height>, <level1>:<level2>, <h>`: the levels are 0 for a human
+      player (a computer's level is 1..11), and h is 0 when the first player moved first;
+    - one line `x,y,time` per move, 1-based, x the column and y the row counted from the top,
+      time the milliseconds the move took;
+    - trailer: the two players (`homo-` marks a human for Piskvork, which would otherwise try to
+      start an engine by that name), then the finish code (0 normal, 15 timeout).
+    """
+    lines = [f"Piskvorky {SIZE}x{SIZE}, 0:0, 0"]
+    for move, spent in zip(game.moves, _think_times(game), strict=True):
+        lines.append(f"{move.col + 1},{move.row + 1},{spent}")
+    lines.append(f"homo-{game.black.username}")
+    lines.append(f"homo-{game.white.username}")
+    lines.append(str(_PSQ_TIMEOUT if game.reason == "timeout" else 0))
+    return "\n".join(lines) + "\n"
+
+
+def download_name(game: Game, extension: str) -> str:
+    return f"gobang-{game.id}.{extension}"

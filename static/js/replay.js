@@ -1,0 +1,59 @@
+/*
+ * The replay page: steps a finished game's moves through GobangBoard (board.js).
+ * The moves and winning line come from the page's data attributes; buttons and the keys
+ * ArrowLeft, ArrowRight, Home and End move through them. Opens on the final position.
+ */
+(function () {
+  "use strict";
+
+  const root = document.getElementById("replay");
+  if (!root || !window.GobangBoard) return;
+
+  const moves = JSON.parse(root.dataset.moves || "[]");
+  const line = JSON.parse(root.dataset.line || "[]");
+  const board = new GobangBoard(document.getElementById("board"));
+  const counter = document.getElementById("move-counter");
+  const buttons = {
+    first: document.getElementById("replay-first"),
+    back: document.getElementById("replay-back"),
+    forward: document.getElementById("replay-forward"),
+    last: document.getElementById("replay-last"),
+  };
+  const numbers = document.getElementById("numbers-toggle");
+  let shown = moves.length;
+
+  function show(count) {
+    shown = Math.max(0, Math.min(moves.length, count));
+    board.setMoves(moves.slice(0, shown));
+    board.setWinLine(shown === moves.length ? line : []);
+    counter.textContent = `Move ${shown} of ${moves.length}`;
+    root.dataset.shown = String(shown);
+    buttons.first.disabled = buttons.back.disabled = shown === 0;
+    buttons.forward.disabled = buttons.last.disabled = shown === moves.length;
+  }
+
+  buttons.first.addEventListener("click", () => show(0));
+  buttons.back.addEventListener("click", () => show(shown - 1));
+  buttons.forward.addEventListener("click", () => show(shown + 1));
+  buttons.last.addEventListener("click", () => show(moves.length));
+  numbers.addEventListener("change", () => board.setShowNumbers(numbers.checked));
+
+  const KEYS = {
+    ArrowLeft: () => shown - 1,
+    ArrowRight: () => shown + 1,
+    Home: () => 0,
+    End: () => moves.length,
+  };
+
+  document.addEventListener("keydown", (event) => {
+    const step = KEYS[event.key];
+    // The board uses arrow keys to move focus between points, and form fields keep theirs.
+    if (!step || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest && event.target.closest("input, select, textarea, .board")) return;
+    event.preventDefault();
+    show(step());
+  });
+
+  board.setShowNumbers(numbers.checked);
+  show(moves.length);
+})();

@@ -1,0 +1,109 @@
+"""The replay page in Chromium: a game played on the real server, stepped through."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from tests.live.test_play import BLACK_FIVE, matched_pair, play
+from tests.support.browser import ARTIFACTS
+from tests.support.live import PASSWORD
+
+pytestmark = [pytest.mark.live, pytest.mark.browser]
+
+
+def log_in(page, base_url: str, username: str, next_path: str) -> None:
+    page.goto(f"{base_url}/login?next={next_path}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base_url}{next_path}")
+
+
+@pytest.fixture
+def finished_game(live_server) -> int:
+    black, white, game_id = matched_pair(live_server)
+    play(black, white, game_id, BLACK_FIVE)
+    assert white[2].wait_for("game_over")["result"]["reason"] == "five"
+    return game_id
+
+
+@pytest.fixture
+def winner(live_server, finished_game) -> str:
+    """The matcher picks the colours: black, who made the five, is ann or ben."""
+    record = requests.get(f"{live_server.url}/api/games/{finished_game}", timeout=10).json()
+    return record["black"]["username"]
+
+
+@pytest.fixture
+def replay_page(live_server, new_page, finished_game):
+    page = new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    log_in(page, live_server.url, "ann", f"/game/{finished_game}/replay")
+    yield page
+    assert errors == []
+
+
+def stones(page) -> int:
+    return page.locator("#board .point[data-stone]").count()
+
+
+def expect_stones(page, count: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('#board .point[data-stone]').length === n", arg=count)
+    assert page.get_by_test_id("move-counter").inner_text() == f"Move {count} of 9"
+
+
+def test_replay_opens_on_the_final_position_with_the_line(replay_page):
+    expect_stones(replay_page, 9)
+    assert replay_page.locator("#board .point.win").count() == 5
+    assert replay_page.get_by_test_id("replay-result").inner_text() == "Black wins"
+    assert replay_page.get_by_test_id("replay-forward").is_disabled()
+
+
+def test_step_buttons_move_through_the_game(replay_page):
+    steps = [("replay-back", 8), ("replay-back", 7), ("replay-first", 0), ("replay-forward", 1),
+             ("replay-forward", 2), ("replay-last", 9)]
+    for button, count in steps:
+        replay_page.get_by_test_id(button).click()
+        expect_stones(replay_page, count)
+    assert replay_page.locator("#board .point.win").count() == 5
+
+
+def test_arrow_home_and_end_keys_move_through_the_game(replay_page):
+    expect_stones(replay_page, 9)
+    steps = [("ArrowLeft", 8), ("ArrowLeft", 7), ("Home", 0), ("ArrowLeft", 0),
+             ("ArrowRight", 1), ("End", 9), ("ArrowRight", 9)]
+    for key, count in steps:
+        replay_page.keyboard.press(key)
+        expect_stones(replay_page, count)
+
+
+def test_move_numbers_checkbox_numbers_the_stones(replay_page):
+    first = replay_page.locator("#board .point[data-row='7'][data-col='3']")
+    assert first.inner_text() == ""
+    replay_page.get_by_test_id("numbers-toggle").check()
+    assert first.inner_text() == "1"
+    assert replay_page.locator("#board .point[data-row='7'][data-col='7']").inner_text() == "9"
+    replay_page.keyboard.press("ArrowLeft")  # the checkbox keeps its own keys
+    expect_stones(replay_page, 9)
+    replay_page.get_by_test_id("replay-back").click()
+    expect_stones(replay_page, 8)
+    ARTIFACTS.mkdir(exist_ok=True)
+    replay_page.screenshot(path=str(ARTIFACTS / "replay-move-8-numbers.png"), full_page=True)
+
+
+def test_profile_chart_and_replay_link_lead_to_the_replay(
+    live_server, new_page, finished_game, winner
+):
+    page = new_page()
+    log_in(page, live_server.url, "ann", f"/u/{winner}")
+    assert page.locator("svg.score-chart circle.chart-point").count() == 1
+    assert page.get_by_test_id("game-result").inner_text() == "win"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "profile.png"), full_page=True)
+    page.get_by_test_id("replay-link").click()
+    page.wait_for_url(f"{live_server.url}/game/{finished_game}/replay")
+    expect_stones(page, 9)
