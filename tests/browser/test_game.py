@@ -20,7 +20,8 @@ def match(first, second, base_url: str):
         page.get_by_test_id("match-button").click()
     for page in (first, second):
         page.wait_for_url(re.compile(rf"{re.escape(base_url)}/game/\d+"), timeout=10_000)
-    expect(first.get_by_test_id("status")).not_to_have_text("Waiting for opponent…")
+    # Wait for the game itself: before it, the status also reads "Connecting…".
+    expect(first.get_by_test_id("status")).to_have_text(re.compile("Your turn|Opponent's turn"))
     first_is_black = "Your turn" in first.get_by_test_id("status").inner_text()
     return (first, second) if first_is_black else (second, first)
 
