@@ -151,3 +151,28 @@ def test_weaker_hash_is_upgraded_on_login(client, app):
     assert login(client, "alice").status_code == 302
     with app.app_context():
         assert db.session.scalar(select(User.password_hash)).startswith("$argon2id$")
+
+
+def test_hall_shows_the_top_ten_and_my_rank(client, app):
+    from gobang.models import User
+
+    register(client, "alice")
+    with app.app_context():
+        db.session.add_all(User(username=f"p{i}", username_key=f"p{i}", password_hash="x",
+                                score=1100 + i, games=5) for i in range(12))
+        user = db.session.scalar(select(User).where(User.username == "alice"))
+        user.score, user.games = 1105, 6
+        db.session.commit()
+    page = client.get("/hall").get_data(as_text=True)
+    assert page.count('data-testid="top10-row"') == 10
+    assert "Your rank: <strong>7</strong>" in page
+
+
+def test_room_page_links_to_the_replay(client, app):
+    from gobang.models import Game
+
+    register(client, "alice")
+    with app.app_context():
+        db.session.add(Game(black_id=1, white_id=1, status="finished"))
+        db.session.commit()
+    assert 'href="/game/1/replay"' in client.get("/game/1").get_data(as_text=True)
