@@ -57,9 +57,23 @@ class Config:
     SOCKETIO_PING_INTERVAL: int = 5
     SOCKETIO_PING_TIMEOUT: int = 5
     SOCKETIO_MAX_MESSAGE_BYTES: int = 16 * 1024
+    # `python app.py`: connections served at once (each needs a file descriptor; the soft
+    # RLIMIT_NOFILE is raised to fit), and the listening socket's backlog (capped by
+    # net.core.somaxconn) so that a crowd reconnecting at once is not refused.
+    MAX_CONNECTIONS: int = 10_000
+    LISTEN_BACKLOG: int = 2048
 
     LOG_LEVEL: str = "INFO"
     WTF_CSRF_TIME_LIMIT: int | None = None
+
+    # How many reverse proxies in front of the app to trust for X-Forwarded-For/-Proto/-Host
+    # (werkzeug's ProxyFix). 0: none, the peer address is the client. 1 behind one nginx.
+    PROXY_FIX: int = 0
+    # /metrics answers local addresses, and anyone sending `Authorization: Bearer <token>`.
+    METRICS_TOKEN: str | None = None
+    # How often the server reads what `flask --app app <command>` asked of it (bans, aborts,
+    # maintenance mode) from the database.
+    ADMIN_POLL_SECONDS: float = 1.0
 
 
 class TestConfig(Config):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import event
@@ -21,10 +24,23 @@ def _tune_sqlite(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _wrap_sqlite_connections(engine: Engine, wrapper: Callable[[Any], Any]) -> None:
+    """sqlite3 waits for locks and disk inside C code; under eventlet that would freeze every
+    connection of the server. `wrapper` (set by app.py) runs each call on a native thread."""
+
+    @event.listens_for(engine, "do_connect")
+    def connect(dialect, _record, cargs, cparams):
+        cparams["check_same_thread"] = False
+        return wrapper(dialect.loaded_dbapi.connect(*cargs, **cparams))
+
+
 def init_database(app: Flask) -> None:
     with app.app_context():
         engine: Engine = db.engine
         if engine.dialect.name == "sqlite":
+            wrapper = app.config.get("SQLITE_CONNECTION_WRAPPER")
+            if wrapper is not None:
+                _wrap_sqlite_connections(engine, wrapper)
             event.listen(engine, "connect", _tune_sqlite)
         if app.config["AUTO_MIGRATE"]:
             upgrade()
