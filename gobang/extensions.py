@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import Babel
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_socketio import SocketIO
@@ -19,3 +20,4 @@ migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()
 socketio = SocketIO()
+babel = Babel()

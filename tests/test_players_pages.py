@@ -108,10 +108,12 @@ def test_profile_lists_recent_games_newest_first(client, alice_played):
                     texts(page, "game-result"), texts(page, "game-reason"),
                     texts(page, "game-score-change"), strict=True))
     assert rows == [
-        ("bob", "black", "draw", "draw_agreed", "+1"),
-        ("bob", "white", "loss", "resign", "-35"),
-        ("bob", "black", "win", "five", "+30"),
+        ("bob", "black", "draw", "draw agreed", "+1"),
+        ("bob", "white", "loss", "resignation", "-35"),
+        ("bob", "black", "win", "five in a row", "+30"),
     ]
+    assert [e.attrs["data-reason"] for e in by_testid(page, "game-reason")] == [
+        "draw_agreed", "resign", "five"]
 
 
 def test_each_recent_game_links_to_its_replay(client, alice_played):

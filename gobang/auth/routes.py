@@ -16,6 +16,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
@@ -28,8 +29,6 @@ from gobang.services.registry import services
 
 bp = Blueprint("auth", __name__)
 _log = logging.getLogger("gobang.auth")
-
-LOGIN_FAILED = "Wrong username or password."
 
 
 def safe_next(target: str | None) -> str | None:
@@ -57,7 +56,7 @@ def _start_session(user: User) -> None:
 def _form_errors(form) -> None:
     for errors in form.errors.values():
         for message in errors:
-            flash(message, "error")
+            flash(str(message), "error")  # the session keeps plain strings, not lazy ones
 
 
 @bp.route("/")
@@ -93,7 +92,7 @@ def login() -> Response | str:
         user = services().accounts.authenticate(form.username.data, form.password.data)
         if user is None:
             event(_log, "login_failed", address=request.remote_addr)
-            flash(LOGIN_FAILED, "error")
+            flash(gettext("Wrong username or password."), "error")
         else:
             _start_session(user)
             event(_log, "login", user_id=user.id)
@@ -138,7 +137,7 @@ def change_password() -> Response | str:
     except AccountError as exc:
         flash(str(exc), "error")
         return _render_settings(password_form=form)
-    flash("Your password has been changed.", "info")
+    flash(gettext("Your password has been changed."), "info")
     return redirect(url_for("auth.settings"))
 
 
@@ -156,7 +155,7 @@ def delete_account() -> Response | str:
         return _render_settings(delete_form=form)
     logout_user()
     session.clear()
-    flash("Your account has been deleted.", "info")
+    flash(gettext("Your account has been deleted."), "info")
     return redirect(url_for("auth.login"))
 
 

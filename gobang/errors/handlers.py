@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, jsonify, render_template, request
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -11,30 +12,39 @@ from gobang.extensions import db
 
 bp = Blueprint("errors", __name__)
 
+# The API's error codes; pages show the titles below in the reader's language.
+_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "page_not_found",
+    405: "method_not_allowed",
+    429: "too_many_attempts",
+    500: "something_went_wrong",
+}
 _TITLES = {
-    400: "Bad request",
-    403: "Forbidden",
-    404: "Page not found",
-    405: "Method not allowed",
-    429: "Too many attempts",
-    500: "Something went wrong",
+    400: _l("Bad request"),
+    403: _l("Forbidden"),
+    404: _l("Page not found"),
+    405: _l("Method not allowed"),
+    429: _l("Too many attempts"),
+    500: _l("Something went wrong"),
 }
 _MESSAGES = {
-    400: "The request could not be understood. Reload the page and try again.",
-    404: "There is nothing at this address.",
-    429: "Too many attempts from your address. Wait a minute and try again.",
-    500: "The server hit an error. The team has been told; please try again.",
+    400: _l("The request could not be understood. Reload the page and try again."),
+    404: _l("There is nothing at this address."),
+    429: _l("Too many attempts from your address. Wait a minute and try again."),
+    500: _l("The server hit an error. The team has been told; please try again."),
 }
 
 
 def _render(code: int):
     if request.path.startswith("/api/"):
-        return jsonify(error=_TITLES.get(code, "error").lower().replace(" ", "_")), code
+        return jsonify(error=_CODES.get(code, "error")), code
     return (
         render_template(
             "errors/error.html",
             code=code,
-            title=_TITLES.get(code, "Error"),
+            title=_TITLES.get(code, _l("Error")),
             message=_MESSAGES.get(code, ""),
         ),
         code,
@@ -52,7 +62,7 @@ def server_error(exc: InternalServerError):
     return _render(500)
 
 
-CSRF_MESSAGE = "The form was missing its security token or it expired. Please try again."
+CSRF_MESSAGE = _l("The form was missing its security token or it expired. Please try again.")
 
 
 @bp.app_errorhandler(CSRFError)
@@ -62,9 +72,9 @@ def csrf_error(exc: CSRFError):
         "auth/register.html", RegisterForm)}
     if request.endpoint in forms:
         template, form_class = forms[request.endpoint]
-        flash(CSRF_MESSAGE, "error")
+        flash(str(CSRF_MESSAGE), "error")
         return render_template(template, form=form_class()), 200
     if request.path.startswith("/api/"):
         return jsonify(error="bad_request"), 400
-    return render_template("errors/error.html", code=400, title="Bad request",
+    return render_template("errors/error.html", code=400, title=_TITLES[400],
                            message=CSRF_MESSAGE), 400

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 
 from gobang.extensions import db
+from gobang.i18n.labels import reason_label, result_label
 from gobang.models import Game
 from gobang.services import record_files
 
@@ -34,8 +35,8 @@ def replay(game_id: int) -> str:
         "records/replay.html",
         game=game,
         moves=[[move.row, move.col] for move in game.moves],
-        result=record_files.result_text(game),
-        reason=record_files.reason_text(game.reason),
+        result=result_label(game.winner, game.reason),
+        reason=reason_label(game.reason),
     )
 
 

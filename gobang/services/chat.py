@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from flask_babel import gettext
+
 from gobang.services.notices import ActionError
 from gobang.services.ratelimit import RateLimiter
 
@@ -13,16 +15,18 @@ MAX_CHARS = 300
 
 def clean_text(text: Any) -> str:
     if not isinstance(text, str):
-        raise ActionError("bad_request", "Chat text must be a string.")
+        raise ActionError("bad_request", gettext("Chat text must be a string."))
     text = text.strip()
     if not 1 <= len(text) <= MAX_CHARS:
-        raise ActionError("bad_request", f"A message has 1 to {MAX_CHARS} characters.")
+        raise ActionError("bad_request", gettext("A message has 1 to %(max)d characters.",
+                                                 max=MAX_CHARS))
     return text
 
 
 def check_rate(limiter: RateLimiter, user_id: int) -> None:
     if not limiter.hit(user_id):
-        raise ActionError("rate_limited", "You are sending messages too fast; wait a moment.")
+        raise ActionError("rate_limited",
+                          gettext("You are sending messages too fast; wait a moment."))
 
 
 def timestamp() -> str:

@@ -7,27 +7,14 @@ from datetime import datetime
 from gobang.models import Game
 from gobang.rules import SIZE, to_notation
 
-REASON_TEXT = {
-    "five": "five in a row",
-    "resign": "resignation",
-    "disconnect": "player left",
-    "timeout": "out of time",
-    "draw_agreed": "draw agreed",
-    "board_full": "board full",
-    "aborted": "aborted",
-}
-
 
 def result_text(game: Game) -> str:
+    """The record file's result line; files stay English whatever the page's language."""
     if game.reason == "aborted":
         return "aborted"
     if game.winner is None:
         return "draw"
     return f"{game.winner} wins"
-
-
-def reason_text(reason: str | None) -> str:
-    return REASON_TEXT.get(reason or "", reason or "")
 
 
 def score_line(before: int | None, after: int | None) -> str:

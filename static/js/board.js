@@ -7,9 +7,12 @@
  *   board.addMove(8, 8, "black");
  *   board.setWinLine([[7, 3], [7, 4], ...]);
  *   board.setInteractive(true, "black");  // the colour drives the hover preview
+ *   board.setConfirm(true);               // a first pick only previews; the same point again plays
  *
  * The grid and labels are one SVG with a viewBox (crisp at any size); the points are a CSS grid
  * of real <button>s laid over it, so clicks, focus and screen readers work without extra code.
+ * Arrow keys move the focus over the points and Enter picks one. Words go through window.t
+ * (static/js/i18n.js) when the page has it.
  */
 (function (global) {
   "use strict";
@@ -21,6 +24,16 @@
   const SVG_NS = "http://www.w3.org/2000/svg";
   // Points sit at 1..15 in a 16-unit viewBox, leaving half a unit of margin for the labels.
   const VIEW = SIZE + 1;
+
+  function t(key, params) {
+    if (global.t) return global.t(key, params);
+    return params ? key.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole)) : key;
+  }
+
+  function stoneDescription(stone) {
+    return stone.color === "black" ? t("black stone, move {n}", {n: stone.n})
+      : t("white stone, move {n}", {n: stone.n});
+  }
 
   function notation(row, col) {
     return LETTERS[col] + String(SIZE - row);
@@ -83,7 +96,9 @@
       this.container = container;
       this.onPlay = options.onPlay || function () {};
       this.showNumbers = Boolean(options.showNumbers);
+      this.confirm = Boolean(options.confirm);
       this.interactive = false;
+      this.pendingIndex = -1;  // the point a first pick previews, when confirming moves
       this.stones = new Array(SIZE * SIZE).fill(null);  // null or {color, n}
       this.moveCount = 0;
       this.lastIndex = -1;
@@ -98,7 +113,7 @@
       c.classList.add("board");
       c.setAttribute("data-testid", "board");
       c.setAttribute("role", "group");
-      c.setAttribute("aria-label", "Board");
+      c.setAttribute("aria-label", t("Board"));
       c.appendChild(drawGrid());
       this.pointsEl = document.createElement("div");
       this.pointsEl.className = "board-points";
@@ -129,6 +144,7 @@
     /* --- public API --- */
 
     setMoves(moves) {
+      this.pendingIndex = -1;
       this.stones.fill(null);
       this.moveCount = 0;
       this.lastIndex = -1;
@@ -151,10 +167,17 @@
 
     setInteractive(on, color) {
       this.interactive = Boolean(on);
+      if (!this.interactive) this.pendingIndex = -1;
       this.container.classList.toggle("interactive", this.interactive);
       if (this.interactive && color) this.container.dataset.preview = color;
       else delete this.container.dataset.preview;
       this.refreshAll();
+    }
+
+    /** Confirm moves: a first pick shows a ghost stone; picking that point again plays it. */
+    setConfirm(on) {
+      this.confirm = Boolean(on);
+      if (!this.confirm) this.setPending(-1);
     }
 
     setShowNumbers(on) {
@@ -174,6 +197,7 @@
 
     placeStone(row, col, color) {
       const index = row * SIZE + col;
+      if (index === this.pendingIndex) this.pendingIndex = -1;
       this.moveCount += 1;
       this.stones[index] = {color: color, n: this.moveCount};
       this.lastIndex = index;
@@ -186,13 +210,18 @@
     refreshPoint(index) {
       const btn = this.points[index];
       const stone = this.stones[index];
+      const pending = index === this.pendingIndex && !stone;
       if (stone) {
         btn.dataset.stone = stone.color;
-        btn.setAttribute("aria-description", `${stone.color} stone, move ${stone.n}`);
+        btn.setAttribute("aria-description", stoneDescription(stone));
+      } else if (pending) {
+        delete btn.dataset.stone;
+        btn.setAttribute("aria-description", t("selected: press again to place your stone"));
       } else {
         delete btn.dataset.stone;
         btn.removeAttribute("aria-description");
       }
+      btn.classList.toggle("pending", pending);
       btn.classList.toggle("last", index === this.lastIndex);
       btn.classList.toggle("win", this.winIndexes.has(index));
       btn.setAttribute("aria-disabled", String(!this.interactive || Boolean(stone)));
@@ -204,8 +233,21 @@
       if (!btn || !this.interactive) return;
       const row = Number(btn.dataset.row);
       const col = Number(btn.dataset.col);
-      if (this.stones[row * SIZE + col]) return;
+      const index = row * SIZE + col;
+      if (this.stones[index]) return;
+      if (this.confirm && this.pendingIndex !== index) {
+        this.setPending(index);
+        return;
+      }
+      this.setPending(-1);
       this.onPlay(row, col);
+    }
+
+    setPending(index) {
+      const previous = this.pendingIndex;
+      this.pendingIndex = index;
+      if (previous >= 0) this.refreshPoint(previous);
+      if (index >= 0) this.refreshPoint(index);
     }
 
     handleKey(event) {

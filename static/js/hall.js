@@ -1,21 +1,24 @@
 /*
  * Hall page: wires the /hall namespace to the DOM (presence, matching, challenges, live games, chat).
  * Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
- * All user-provided text goes in through textContent.
+ * All user-provided text goes in through textContent; words go through window.t (i18n.js).
  */
 (function () {
   "use strict";
 
   const root = document.getElementById("hall");
-  if (!root || typeof io === "undefined") return;
+  if (!root || typeof io === "undefined" || !window.t) return;
+  const t = window.t;
 
   const MY_ID = Number(root.dataset.userId);
   const ACK_TIMEOUT_MS = 10000;
   const RULESET_HELP = {
-    freestyle: "five or more in a row wins",
-    standard: "exactly five wins; six or more does not",
-    renju: "black: exactly five, no double-three, double-four or overline; white: five or more",
+    freestyle: t("five or more in a row wins"),
+    standard: t("exactly five wins; six or more does not"),
+    renju: t("black: exactly five, no double-three, double-four or overline; white: five or more"),
   };
+  const RULESETS = {freestyle: t("freestyle"), standard: t("standard"), renju: t("renju")};
+  const STATUSES = {idle: t("idle"), queued: t("queued"), playing: t("playing")};
   const STATUS_ORDER = {idle: 0, queued: 1, playing: 2};
 
   const $ = (id) => document.getElementById(id);
@@ -72,7 +75,7 @@
   }
 
   function showError(message) {
-    ui.error.textContent = message || "Something went wrong.";
+    ui.error.textContent = message || t("Something went wrong.");
     show(ui.error, true);
   }
 
@@ -99,12 +102,12 @@
     if (state.stopped) return;
     clearError();
     socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, (err, ack) => {
-      if (err) ack = {ok: false, error: "timeout", message: "The server did not answer. Try again."};
+      if (err) ack = {ok: false, error: "timeout", message: t("The server did not answer. Try again.")};
       if (ack && ack.ok) {
         if (onOk) onOk(ack);
         return;
       }
-      ack = ack || {ok: false, message: "Something went wrong."};
+      ack = ack || {ok: false, message: t("Something went wrong.")};
       showError(ack.message);
       if (onFail) onFail(ack);
     });
@@ -131,7 +134,7 @@
     if (on === state.matching) return;
     state.matching = on;
     clearInterval(state.matchTimer);
-    ui.matchButton.textContent = on ? "Matching… (click to cancel)" : "Match";
+    ui.matchButton.textContent = on ? t("Matching… (click to cancel)") : t("Match");
     ui.matchButton.classList.toggle("primary", !on);
     ui.matchButton.setAttribute("aria-pressed", String(on));
     ui.ruleset.disabled = on;
@@ -154,6 +157,10 @@
     });
   }
 
+  function rulesetName(ruleset) {
+    return RULESETS[ruleset] || ruleset;
+  }
+
   function onRulesetChange() {
     ui.rulesetHelp.textContent = RULESET_HELP[ui.ruleset.value] || "";
   }
@@ -172,13 +179,13 @@
     li.dataset.status = user.status;
     const who = el("span", "who");
     who.appendChild(el("span", "name", user.username));
-    if (user.id === MY_ID) who.appendChild(el("span", "you-tag", "you"));
+    if (user.id === MY_ID) who.appendChild(el("span", "you-tag", t("you")));
     who.appendChild(el("span", "score", String(user.score)));
     li.appendChild(who);
     const side = el("span", "actions");
-    side.appendChild(el("span", `badge ${user.status}`, user.status));
+    side.appendChild(el("span", `badge ${user.status}`, STATUSES[user.status] || user.status));
     if (user.id !== MY_ID && user.status === "idle" && !state.stopped) {
-      side.appendChild(button("Challenge", "challenge-button", () => challenge(user.username)));
+      side.appendChild(button(t("Challenge"), "challenge-button", () => challenge(user.username)));
     }
     li.appendChild(side);
     return li;
@@ -210,7 +217,8 @@
     request("challenge", {username: username, ruleset: ui.ruleset.value}, (ack) => {
       state.sentChallenges.set(ack.challenge_id, username);
       const li = challengeItem(ack.challenge_id, "outgoing");
-      li.appendChild(el("span", "text", `Challenge sent to ${username} (${ui.ruleset.value}); waiting for an answer…`));
+      li.appendChild(el("span", "text", t("Challenge sent to {name} ({ruleset}); waiting for an answer…",
+        {name: username, ruleset: rulesetName(ui.ruleset.value)})));
       ui.challenges.appendChild(li);
     });
   }
@@ -237,11 +245,12 @@
     const li = challengeItem(data.challenge_id, "incoming");
     const text = el("span", "text");
     text.appendChild(el("strong", "", data.from.username));
-    text.appendChild(document.createTextNode(` (${data.from.score}) challenges you · ${data.ruleset}`));
+    text.appendChild(document.createTextNode(" " + t("({score}) challenges you · {ruleset}",
+      {score: data.from.score, ruleset: rulesetName(data.ruleset)})));
     li.appendChild(text);
     const actions = el("span", "actions");
-    actions.appendChild(button("Accept", "challenge-accept", () => answerChallenge(data.challenge_id, true), "small primary"));
-    actions.appendChild(button("Decline", "challenge-decline", () => answerChallenge(data.challenge_id, false)));
+    actions.appendChild(button(t("Accept"), "challenge-accept", () => answerChallenge(data.challenge_id, true), "small primary"));
+    actions.appendChild(button(t("Decline"), "challenge-decline", () => answerChallenge(data.challenge_id, false)));
     li.appendChild(actions);
     ui.challenges.appendChild(li);
   }
@@ -260,13 +269,14 @@
   }
 
   function onChallengeDeclined(data) {
-    const name = state.sentChallenges.get(data.challenge_id) || "Your opponent";
-    endChallenge(data.challenge_id, `${name} declined your challenge.`);
+    const name = state.sentChallenges.get(data.challenge_id);
+    endChallenge(data.challenge_id, name ? t("{name} declined your challenge.", {name: name})
+      : t("Your challenge was declined."));
   }
 
   function onChallengeCancelled(data) {
     const name = state.sentChallenges.get(data.challenge_id);
-    endChallenge(data.challenge_id, name ? `Your challenge to ${name} was cancelled.` : "");
+    endChallenge(data.challenge_id, name ? t("Your challenge to {name} was cancelled.", {name: name}) : "");
   }
 
   /* ---------- live games ---------- */
@@ -274,10 +284,10 @@
   function gameItem(game) {
     const li = el("li");
     li.dataset.gameId = String(game.game_id);
-    const moves = `${game.moves} move${game.moves === 1 ? "" : "s"}`;
-    li.appendChild(el("span", "text",
-      `${game.black.username} vs ${game.white.username} · ${moves} · ${game.ruleset}`));
-    const watch = el("a", "button-link", "Watch");
+    const moves = game.moves === 1 ? t("1 move") : t("{count} moves", {count: game.moves});
+    const players = t("{black} vs {white}", {black: game.black.username, white: game.white.username});
+    li.appendChild(el("span", "text", `${players} · ${moves} · ${rulesetName(game.ruleset)}`));
+    const watch = el("a", "button-link", t("Watch"));
     watch.href = `/game/${game.game_id}`;
     watch.dataset.testid = "watch-link";
     li.appendChild(watch);
@@ -307,7 +317,7 @@
     const text = ui.chatInput.value.trim();
     if (!text) return;
     if (text.length > 300) {
-      showError("Messages are at most 300 characters.");
+      showError(t("Messages are at most 300 characters."));
       return;
     }
     request("chat", {text: text}, () => { ui.chatInput.value = ""; });
@@ -332,8 +342,8 @@
   }
 
   function onSessionReplaced() {
-    stop("This hall is open in another tab.");
-    const retake = button("Use this tab", "use-this-tab", () => window.location.reload());
+    stop(t("This hall is open in another tab."));
+    const retake = button(t("Use this tab"), "use-this-tab", () => window.location.reload());
     ui.connection.appendChild(document.createTextNode(" "));
     ui.connection.appendChild(retake);
   }
@@ -350,12 +360,12 @@
 
   socket.on("connect", () => showConnection(""));
   socket.on("disconnect", () => {
-    if (!state.stopped) showConnection("Connection lost; reconnecting…");
+    if (!state.stopped) showConnection(t("Connection lost; reconnecting…"));
   });
   socket.on("connect_error", (err) => {
     // socket.active is false when the server refused us (e.g. logged out): no retry will come.
-    if (socket.active) showConnection("Can't reach the server; retrying…");
-    else stop(`Could not join the hall (${err.message}). Reload the page to try again.`);
+    if (socket.active) showConnection(t("Can't reach the server; retrying…"));
+    else stop(t("Could not join the hall ({reason}). Reload the page to try again.", {reason: err.message}));
   });
   socket.on("hello", onHello);
   socket.on("presence", (data) => upsertUser(data.user));

@@ -7,7 +7,8 @@
   "use strict";
 
   const root = document.getElementById("replay");
-  if (!root || !window.GobangBoard) return;
+  if (!root || !window.GobangBoard || !window.t) return;
+  const t = window.t;
 
   const moves = JSON.parse(root.dataset.moves || "[]");
   const line = JSON.parse(root.dataset.line || "[]");
@@ -26,7 +27,7 @@
     shown = Math.max(0, Math.min(moves.length, count));
     board.setMoves(moves.slice(0, shown));
     board.setWinLine(shown === moves.length ? line : []);
-    counter.textContent = `Move ${shown} of ${moves.length}`;
+    counter.textContent = t("Move {n} of {total}", {n: shown, total: moves.length});
     root.dataset.shown = String(shown);
     buttons.first.disabled = buttons.back.disabled = shown === 0;
     buttons.forward.disabled = buttons.last.disabled = shown === moves.length;

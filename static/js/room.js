@@ -2,23 +2,28 @@
  * Room page: wires the /room namespace to the board and the side panel.
  * The server is the referee: nothing is drawn until the server says it happened (stone_placed,
  * undone, game_over), and the whole state is fetched again with join_game on every (re)connect.
- * All user-provided text goes in through textContent.
+ * All user-provided text goes in through textContent; words go through window.t (i18n.js).
  */
 (function () {
   "use strict";
 
   const $ = (id) => document.getElementById(id);
   const root = $("room");
-  if (!root || typeof io === "undefined" || typeof GobangBoard === "undefined") return;
+  if (!root || typeof io === "undefined" || typeof GobangBoard === "undefined" || !window.t) return;
+  const t = window.t;
 
   const GAME_ID = Number(root.dataset.gameId);
   const COLORS = ["black", "white"];
   const ACK_TIMEOUT_MS = 10000;
   const MUTE_KEY = "gobang.muted";
+  const CONFIRM_KEY = "gobang.confirmMoves";
   const REASONS = {
-    five: "five in a row", resign: "resignation", disconnect: "disconnect", timeout: "timeout",
-    draw_agreed: "draw agreed", board_full: "board full", aborted: "aborted",
+    five: t("five in a row"), resign: t("resignation"), disconnect: t("player left"),
+    timeout: t("out of time"), draw_agreed: t("draw agreed"), board_full: t("board full"),
+    aborted: t("aborted"),
   };
+  const RULESETS = {freestyle: t("freestyle"), standard: t("standard"), renju: t("renju")};
+  const ROLES = {black: t("black"), white: t("white"), spectator: t("spectator")};
 
   const ui = {
     status: $("status"),
@@ -42,6 +47,8 @@
     rematchStatus: $("rematch-status"),
     mute: $("mute-toggle"),
     numbers: $("numbers-toggle"),
+    confirm: $("confirm-toggle"),
+    announcer: $("move-announcer"),
     chatLog: $("room-chat-log"),
     chatForm: $("room-chat-form"),
     chatInput: $("room-chat-input"),
@@ -57,11 +64,11 @@
   };
   const page = {
     stopped: false, connected: false, placing: false, confirmingResign: false,
-    awayUntil: 0, awayText: null, awayTimer: null, noticeTimer: null,
-    titleTimer: null, baseTitle: document.title, audio: null, muted: readMuted(),
+    awayUntil: 0, awayWho: null, awayName: null, awayTimer: null, noticeTimer: null,
+    titleTimer: null, baseTitle: document.title, audio: null, muted: readSetting(MUTE_KEY),
   };
 
-  const board = new GobangBoard($("board"), {onPlay: placeStone});
+  const board = new GobangBoard($("board"), {onPlay: placeStone, confirm: readSetting(CONFIRM_KEY)});
   const socket = io("/room", {transports: ["websocket"]});
 
   /* ---------- helpers ---------- */
@@ -77,10 +84,6 @@
     node.classList.toggle("hidden", !visible);
   }
 
-  function capitalize(word) {
-    return word ? word[0].toUpperCase() + word.slice(1) : "";
-  }
-
   function other(color) {
     return color === "black" ? "white" : "black";
   }
@@ -94,7 +97,7 @@
   }
 
   function showError(message) {
-    ui.error.textContent = message || "Something went wrong.";
+    ui.error.textContent = message || t("Something went wrong.");
     show(ui.error, true);
   }
 
@@ -121,12 +124,12 @@
     if (page.stopped) return;
     clearError();
     socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, (err, ack) => {
-      if (err) ack = {ok: false, error: "timeout", message: "The server did not answer. Try again."};
+      if (err) ack = {ok: false, error: "timeout", message: t("The server did not answer. Try again.")};
       if (ack && ack.ok) {
         if (onOk) onOk(ack);
         return;
       }
-      ack = ack || {ok: false, message: "Something went wrong."};
+      ack = ack || {ok: false, message: t("Something went wrong.")};
       showError(ack.message);
       if (onFail) onFail(ack);
     });
@@ -176,7 +179,7 @@
   /* ---------- rendering ---------- */
 
   function renderAll() {
-    ui.rulesetName.textContent = game.ruleset || "";
+    ui.rulesetName.textContent = RULESETS[game.ruleset] || game.ruleset || "";
     COLORS.forEach(renderCard);
     renderStatus();
     renderControls();
@@ -200,15 +203,15 @@
   }
 
   function statusText() {
-    if (game.status === "waiting") return "Waiting for opponent…";
+    if (game.status === "waiting") return t("Waiting for opponent…");
     if (game.status === "playing") {
-      if (!isPlayer()) return game.toMove === "white" ? "White to move" : "Black to move";
-      return game.toMove === game.you ? "Your turn" : "Opponent's turn";
+      if (!isPlayer()) return game.toMove === "white" ? t("White to move") : t("Black to move");
+      return game.toMove === game.you ? t("Your turn") : t("Opponent's turn");
     }
     const winner = game.result ? game.result.winner : null;
-    if (!winner) return "Draw";
-    if (!isPlayer()) return `${capitalize(winner)} won`;
-    return winner === game.you ? "You won!" : "You lost";
+    if (!winner) return t("Draw");
+    if (!isPlayer()) return winner === "white" ? t("White won") : t("Black won");
+    return winner === game.you ? t("You won!") : t("You lost");
   }
 
   function renderStatus() {
@@ -228,9 +231,9 @@
     show(ui.resignBox, live && page.confirmingResign);
     show(ui.endControls, game.status === "finished");
     ui.drawButton.disabled = !playing || game.drawOfferBy !== null;
-    ui.drawButton.textContent = game.drawOfferBy === game.you ? "Draw offered" : "Offer draw";
+    ui.drawButton.textContent = game.drawOfferBy === game.you ? t("Draw offered") : t("Offer draw");
     ui.undoButton.disabled = !playing || game.undoRequestBy !== null || !haveMoved();
-    ui.undoButton.textContent = game.undoRequestBy === game.you ? "Take-back requested" : "Take back";
+    ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
     renderRematch();
   }
 
@@ -242,9 +245,9 @@
     const mine = game.rematchBy === game.you;
     const theirs = game.rematchBy !== null && !mine;
     ui.rematchButton.disabled = mine;
-    ui.rematchButton.textContent = theirs ? "Accept rematch" : "Rematch";
-    ui.rematchStatus.textContent = mine ? "Rematch offered; waiting for your opponent."
-      : theirs ? "Your opponent offers a rematch." : "";
+    ui.rematchButton.textContent = theirs ? t("Accept rematch") : t("Rematch");
+    ui.rematchStatus.textContent = mine ? t("Rematch offered; waiting for your opponent.")
+      : theirs ? t("Your opponent offers a rematch.") : "";
   }
 
   function renderPrompts() {
@@ -366,8 +369,8 @@
         applyState(ack.state);
         return;
       }
-      ui.status.textContent = ack && ack.error === "not_found" ? "Game not found" : "Could not join the game";
-      showError(err ? "The server did not answer. Reload the page to try again." : ack && ack.message);
+      ui.status.textContent = ack && ack.error === "not_found" ? t("Game not found") : t("Could not join the game");
+      showError(err ? t("The server did not answer. Reload the page to try again.") : ack && ack.message);
     });
   }
 
@@ -391,7 +394,15 @@
     game.drawOfferBy = game.undoRequestBy = null;
     setClocks(data.clocks === undefined ? game.clocks : data.clocks);
     playStoneSound();
+    announceMove(data.color, data.row, data.col);
     renderAll();
+  }
+
+  /** Screen readers hear every move: "black h8". */
+  function announceMove(color, row, col) {
+    const point = GobangBoard.notation(row, col);
+    ui.announcer.textContent = color === "white" ? t("white {point}", {point: point})
+      : t("black {point}", {point: point});
   }
 
   function onGameOver(data) {
@@ -409,8 +420,9 @@
 
   function onOpponentLeft(data) {
     if (data.color === game.you) return;
-    const who = isPlayer() ? "Your opponent" : `${capitalize(data.color)} (${game.players[data.color]?.username || "?"})`;
-    page.awayText = `${who} left. They lose in %s unless they come back.`;
+    // Players hear of "your opponent"; spectators of the colour and the name.
+    page.awayWho = isPlayer() ? "opponent" : data.color;
+    page.awayName = game.players[data.color]?.username || "?";
     page.awayUntil = performance.now() + (data.grace_seconds || 0) * 1000;
     clearInterval(page.awayTimer);
     page.awayTimer = setInterval(renderAway, 250);
@@ -419,9 +431,18 @@
 
   function renderAway() {
     const seconds = Math.max(0, Math.ceil((page.awayUntil - performance.now()) / 1000));
-    ui.away.textContent = page.awayText.replace("%s", `${seconds}s`);
+    ui.away.textContent = awayText(seconds);
     show(ui.away, true);
     if (seconds === 0) clearInterval(page.awayTimer);
+  }
+
+  function awayText(seconds) {
+    const params = {name: page.awayName, seconds: seconds};
+    if (page.awayWho === "opponent") {
+      return t("Your opponent left. They lose in {seconds}s unless they come back.", params);
+    }
+    return page.awayWho === "white" ? t("White ({name}) left. They lose in {seconds}s unless they come back.", params)
+      : t("Black ({name}) left. They lose in {seconds}s unless they come back.", params);
   }
 
   function hideAway() {
@@ -432,7 +453,7 @@
   function onDrawOffered(data) {
     game.drawOfferBy = data.by;
     // Players get an Accept/Decline prompt instead; spectators just hear about it.
-    if (!isPlayer()) showNotice(`${capitalize(data.by)} offered a draw.`);
+    if (!isPlayer()) showNotice(data.by === "white" ? t("White offered a draw.") : t("Black offered a draw."));
     renderPrompts();
     renderControls();
   }
@@ -440,7 +461,9 @@
   function onUndoRequested(data) {
     game.undoRequestBy = data.by;
     // Players get an Accept/Decline prompt instead; spectators just hear about it.
-    if (!isPlayer()) showNotice(`${capitalize(data.by)} asked to take back a move.`);
+    if (!isPlayer()) {
+      showNotice(data.by === "white" ? t("White asked to take back a move.") : t("Black asked to take back a move."));
+    }
     renderPrompts();
     renderControls();
   }
@@ -449,7 +472,7 @@
     return () => {
       if (kind === "draw") game.drawOfferBy = null;
       else game.undoRequestBy = null;
-      showNotice(kind === "draw" ? "The draw offer was declined." : "The take-back was declined.");
+      showNotice(kind === "draw" ? t("The draw offer was declined.") : t("The take-back was declined."));
       renderPrompts();
       renderControls();
     };
@@ -460,13 +483,13 @@
     game.toMove = game.moves.length % 2 === 0 ? "black" : "white";
     game.undoRequestBy = null;
     board.setMoves(game.moves);
-    showNotice("A move was taken back.");
+    showNotice(t("A move was taken back."));
     renderAll();
   }
 
   function onRematchOffered(data) {
     game.rematchBy = data.by;
-    if (!isPlayer()) showNotice(`${capitalize(data.by)} offers a rematch.`);
+    if (!isPlayer()) showNotice(data.by === "white" ? t("White offers a rematch.") : t("Black offers a rematch."));
     renderRematch();
   }
 
@@ -479,7 +502,7 @@
   function onChat(data) {
     const li = el("li", `chat-${data.role}`);
     if (data.ts) li.title = new Date(data.ts).toLocaleTimeString();
-    li.appendChild(el("span", `role-tag ${data.role}`, `[${data.role}]`));
+    li.appendChild(el("span", `role-tag ${data.role}`, `[${ROLES[data.role] || data.role}]`));
     li.appendChild(document.createTextNode(" "));
     li.appendChild(el("strong", "", data.from.username));
     li.appendChild(document.createTextNode(`: ${data.text}`));
@@ -494,15 +517,15 @@
     const text = ui.chatInput.value.trim();
     if (!text) return;
     if (text.length > 300) {
-      showError("Messages are at most 300 characters.");
+      showError(t("Messages are at most 300 characters."));
       return;
     }
     request("chat", {game_id: GAME_ID, text: text}, () => { ui.chatInput.value = ""; });
   }
 
   function onSessionReplaced() {
-    stop("This game is open in another tab.");
-    const retake = el("button", "small", "Use this tab");
+    stop(t("This game is open in another tab."));
+    const retake = el("button", "small", t("Use this tab"));
     retake.type = "button";
     retake.dataset.testid = "use-this-tab";
     retake.addEventListener("click", () => window.location.reload());
@@ -525,25 +548,35 @@
 
   /* ---------- sound, title, ticking ---------- */
 
-  function readMuted() {
+  /** An on/off setting kept in localStorage ("1" or "0"); off when storage is blocked. */
+  function readSetting(key) {
     try {
-      return localStorage.getItem(MUTE_KEY) === "1";
+      return localStorage.getItem(key) === "1";
     } catch (e) {
-      return false;  // Storage can be blocked; sound stays on for this page.
+      return false;
     }
+  }
+
+  function writeSetting(key, on) {
+    try {
+      localStorage.setItem(key, on ? "1" : "0");
+    } catch (e) { /* not remembered, still honoured on this page */ }
   }
 
   function renderMute() {
     ui.mute.setAttribute("aria-pressed", String(page.muted));
-    ui.mute.textContent = page.muted ? "Sound off" : "Sound on";
+    ui.mute.textContent = page.muted ? t("Sound off") : t("Sound on");
   }
 
   function toggleMute() {
     page.muted = !page.muted;
-    try {
-      localStorage.setItem(MUTE_KEY, page.muted ? "1" : "0");
-    } catch (e) { /* not remembered, still honoured on this page */ }
+    writeSetting(MUTE_KEY, page.muted);
     renderMute();
+  }
+
+  function toggleConfirm() {
+    board.setConfirm(ui.confirm.checked);
+    writeSetting(CONFIRM_KEY, ui.confirm.checked);
   }
 
   /* Browsers only let audio start after a user gesture, so the context is made on the first one. */
@@ -558,27 +591,27 @@
   function playStoneSound() {
     const ctx = page.audio;
     if (page.muted || !ctx || ctx.state !== "running") return;
-    const t = ctx.currentTime;
+    const now = ctx.currentTime;
     const osc = ctx.createOscillator();
     const gain = ctx.createGain();
     osc.type = "triangle";
-    osc.frequency.setValueAtTime(880, t);
-    osc.frequency.exponentialRampToValueAtTime(220, t + 0.08);
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.35, t + 0.005);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.12);
+    osc.frequency.setValueAtTime(880, now);
+    osc.frequency.exponentialRampToValueAtTime(220, now + 0.08);
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.35, now + 0.005);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.12);
     osc.connect(gain).connect(ctx.destination);
-    osc.start(t);
-    osc.stop(t + 0.13);
+    osc.start(now);
+    osc.stop(now + 0.13);
   }
 
   function updateTitleFlash() {
     const wanted = document.hidden && isMyTurn() && !page.stopped;
     if (wanted && !page.titleTimer) {
       page.titleTimer = setInterval(() => {
-        document.title = document.title === "Your move" ? page.baseTitle : "Your move";
+        document.title = document.title === t("Your move") ? page.baseTitle : t("Your move");
       }, 1000);
-      document.title = "Your move";
+      document.title = t("Your move");
     } else if (!wanted && page.titleTimer) {
       clearInterval(page.titleTimer);
       page.titleTimer = null;
@@ -596,12 +629,12 @@
   socket.on("disconnect", () => {
     page.connected = false;
     updateInteractivity();
-    if (!page.stopped) showConnection("Connection lost; reconnecting…");
+    if (!page.stopped) showConnection(t("Connection lost; reconnecting…"));
   });
   socket.on("connect_error", (err) => {
     // socket.active is false when the server refused us (e.g. logged out): no retry will come.
-    if (socket.active) showConnection("Can't reach the server; retrying…");
-    else stop(`Could not connect (${err.message}). Reload the page to try again.`);
+    if (socket.active) showConnection(t("Can't reach the server; retrying…"));
+    else stop(t("Could not connect ({reason}). Reload the page to try again.", {reason: err.message}));
   });
   socket.on("game_ready", onGameReady);
   socket.on("stone_placed", onStonePlaced);
@@ -616,7 +649,7 @@
   socket.on("rematch_offered", onRematchOffered);
   socket.on("rematch_ready", onRematchReady);
   socket.on("chat", onChat);
-  socket.on("spectators", (data) => { ui.spectators.textContent = `${data.count} watching`; });
+  socket.on("spectators", (data) => { ui.spectators.textContent = t("{count} watching", {count: data.count}); });
   socket.on("session_replaced", onSessionReplaced);
 
   ui.resignButton.addEventListener("click", askResign);
@@ -631,10 +664,12 @@
   ui.rematchButton.addEventListener("click", rematch);
   ui.mute.addEventListener("click", toggleMute);
   ui.numbers.addEventListener("change", () => board.setShowNumbers(ui.numbers.checked));
+  ui.confirm.addEventListener("change", toggleConfirm);
   ui.chatForm.addEventListener("submit", onChatSubmit);
   document.addEventListener("visibilitychange", updateTitleFlash);
   document.addEventListener("pointerdown", unlockAudio, {once: true});
   document.addEventListener("keydown", unlockAudio, {once: true});
   setInterval(() => { if (game.clocks && game.status === "playing") renderClocks(); }, 250);
+  ui.confirm.checked = board.confirm;
   renderMute();
 })();

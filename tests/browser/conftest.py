@@ -28,8 +28,8 @@ def login_in_browser(page, base_url: str, username: str) -> None:
 def browser_player(live_server, new_page):
     """A registered player in a fresh browser context, standing in the hall."""
 
-    def make(username: str, viewport: dict | None = None):
-        page = new_page(viewport)
+    def make(username: str, viewport: dict | None = None, **options):
+        page = new_page(viewport, **options)
         register_in_browser(page, live_server.url, username)
         return page
 

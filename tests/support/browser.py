@@ -34,8 +34,10 @@ def new_page(browser, request: pytest.FixtureRequest) -> Iterator:
     """Make pages in fresh contexts (one per player); screenshots of each on failure."""
     contexts = []
 
-    def make(viewport: dict | None = None):
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    def make(viewport: dict | None = None, **options):
+        """`options` go to Playwright's new_context: has_touch, is_mobile, locale..."""
+        context = browser.new_context(
+            viewport=viewport or {"width": 1280, "height": 900}, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()

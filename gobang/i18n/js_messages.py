@@ -1,0 +1,121 @@
+"""The words the page scripts (static/js) look up with t(key), keyed by their English text.
+
+Marked with N_ so that `make translations` extracts them with the rest; the pages get them
+translated in a JSON block (gobang.i18n.js_catalogue). tests/test_i18n.py checks that this
+list and the scripts' t("...") calls agree."""
+
+from __future__ import annotations
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction (Babel looks for `N_`) and returns it unchanged."""
+    return message
+
+
+_BOARD = (
+    N_("black stone, move {n}"),
+    N_("white stone, move {n}"),
+    N_("Board"),
+    N_("selected: press again to place your stone"),
+)
+_HALL = (
+    N_("five or more in a row wins"),
+    N_("exactly five wins; six or more does not"),
+    N_("black: exactly five, no double-three, double-four or overline; white: five or more"),
+    N_("freestyle"),
+    N_("standard"),
+    N_("renju"),
+    N_("idle"),
+    N_("queued"),
+    N_("playing"),
+    N_("Something went wrong."),
+    N_("The server did not answer. Try again."),
+    N_("Matching… (click to cancel)"),
+    N_("Match"),
+    N_("you"),
+    N_("Challenge"),
+    N_("Challenge sent to {name} ({ruleset}); waiting for an answer…"),
+    N_("({score}) challenges you · {ruleset}"),
+    N_("Accept"),
+    N_("Decline"),
+    N_("{name} declined your challenge."),
+    N_("Your challenge was declined."),
+    N_("Your challenge to {name} was cancelled."),
+    N_("1 move"),
+    N_("{count} moves"),
+    N_("{black} vs {white}"),
+    N_("Watch"),
+    N_("Messages are at most 300 characters."),
+    N_("This hall is open in another tab."),
+    N_("Use this tab"),
+    N_("Connection lost; reconnecting…"),
+    N_("Can't reach the server; retrying…"),
+    N_("Could not join the hall ({reason}). Reload the page to try again."),
+)
+_ROOM = (
+    N_("five in a row"),
+    N_("resignation"),
+    N_("player left"),
+    N_("out of time"),
+    N_("draw agreed"),
+    N_("board full"),
+    N_("aborted"),
+    N_("freestyle"),
+    N_("standard"),
+    N_("renju"),
+    N_("black"),
+    N_("white"),
+    N_("spectator"),
+    N_("Something went wrong."),
+    N_("The server did not answer. Try again."),
+    N_("Waiting for opponent…"),
+    N_("White to move"),
+    N_("Black to move"),
+    N_("Your turn"),
+    N_("Opponent's turn"),
+    N_("Draw"),
+    N_("White won"),
+    N_("Black won"),
+    N_("You won!"),
+    N_("You lost"),
+    N_("Draw offered"),
+    N_("Offer draw"),
+    N_("Take-back requested"),
+    N_("Take back"),
+    N_("Accept rematch"),
+    N_("Rematch"),
+    N_("Rematch offered; waiting for your opponent."),
+    N_("Your opponent offers a rematch."),
+    N_("Game not found"),
+    N_("Could not join the game"),
+    N_("The server did not answer. Reload the page to try again."),
+    N_("white {point}"),
+    N_("black {point}"),
+    N_("Your opponent left. They lose in {seconds}s unless they come back."),
+    N_("White ({name}) left. They lose in {seconds}s unless they come back."),
+    N_("Black ({name}) left. They lose in {seconds}s unless they come back."),
+    N_("White offered a draw."),
+    N_("Black offered a draw."),
+    N_("White asked to take back a move."),
+    N_("Black asked to take back a move."),
+    N_("The draw offer was declined."),
+    N_("The take-back was declined."),
+    N_("A move was taken back."),
+    N_("White offers a rematch."),
+    N_("Black offers a rematch."),
+    N_("Messages are at most 300 characters."),
+    N_("This game is open in another tab."),
+    N_("Use this tab"),
+    N_("Sound off"),
+    N_("Sound on"),
+    N_("Your move"),
+    N_("Connection lost; reconnecting…"),
+    N_("Can't reach the server; retrying…"),
+    N_("Could not connect ({reason}). Reload the page to try again."),
+    N_("{count} watching"),
+)
+_REPLAY = (
+    N_("Move {n} of {total}"),
+)
+
+JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(_BOARD + _HALL + _ROOM + _REPLAY))

@@ -1,0 +1,65 @@
+"""Words for the codes the pages show (colours, rulesets, results, reasons), in the request's
+language. The codes themselves stay English everywhere else: URLs, the API, records."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext
+from flask_babel.speaklater import LazyString
+
+COLORS = {"black": lazy_gettext("black"), "white": lazy_gettext("white")}
+RULESETS = {
+    "freestyle": lazy_gettext("freestyle"),
+    "standard": lazy_gettext("standard"),
+    "renju": lazy_gettext("renju"),
+}
+# As a player saw the game (services.players.outcome_for).
+OUTCOMES = {
+    "win": lazy_gettext("win"),
+    "loss": lazy_gettext("loss"),
+    "draw": lazy_gettext("draw"),
+    "aborted": lazy_gettext("aborted"),
+}
+# How a game ended; the same words as the room page's scripts use.
+REASONS = {
+    "five": lazy_gettext("five in a row"),
+    "resign": lazy_gettext("resignation"),
+    "disconnect": lazy_gettext("player left"),
+    "timeout": lazy_gettext("out of time"),
+    "draw_agreed": lazy_gettext("draw agreed"),
+    "board_full": lazy_gettext("board full"),
+    "aborted": lazy_gettext("aborted"),
+}
+# The replay's headline: who won, from the game's winner column.
+RESULTS = {
+    "black": lazy_gettext("black wins"),
+    "white": lazy_gettext("white wins"),
+    None: lazy_gettext("draw"),
+}
+
+
+def _label(table: dict[str, LazyString], code: str | None) -> str:
+    """The word for a known code; an unknown one is shown as it is."""
+    word = table.get(code or "")
+    return str(word) if word is not None else code or ""
+
+
+def color_label(color: str | None) -> str:
+    return _label(COLORS, color)
+
+
+def ruleset_label(ruleset: str | None) -> str:
+    return _label(RULESETS, ruleset)
+
+
+def outcome_label(outcome: str | None) -> str:
+    return _label(OUTCOMES, outcome)
+
+
+def reason_label(reason: str | None) -> str:
+    return _label(REASONS, reason)
+
+
+def result_label(winner: str | None, reason: str | None) -> str:
+    if reason == "aborted":
+        return str(OUTCOMES["aborted"])
+    return str(RESULTS.get(winner, RESULTS[None]))
