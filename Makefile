@@ -5,7 +5,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint bench install install-dev db clean vendor
+.PHONY: run test test-pg lint bench bench-load install install-dev db clean vendor translations
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -30,11 +30,37 @@ test: install-dev
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# The same suite against PostgreSQL: a throwaway server from Debian's `postgresql` package,
+# started and removed by .ci/with-postgres (no systemd needed).
+test-pg: install-dev
+	bash .ci/with-postgres $(PY) -m pytest $(PYTEST_ARGS)
+
 lint: install-dev
 	$(VENV)/bin/ruff check .
 
+# `make bench`: the rules micro-benchmarks, then the quick load scenarios (one game's round
+# trip, 100 games' throughput, each against the bare relay too). Any scenario of
+# docs/performance.md: `make bench-load SCENARIO=thousand` (BENCH_ARGS for more options).
+SCENARIO ?= single
+BENCH_ARGS ?=
 bench: install-dev
 	$(PY) bench/rules_bench.py
+	$(PY) bench/load.py --scenario single
+	$(PY) bench/load.py --scenario throughput
+
+bench-load: install-dev
+	$(PY) bench/load.py --scenario $(SCENARIO) $(BENCH_ARGS)
+
+# After changing any user-visible text: extract the messages (Python, templates, and the page
+# scripts' list in gobang/i18n/js_messages.py), merge them into each language's .po, translate
+# what is new or marked fuzzy, then run this again to compile the .mo files (both are committed).
+POT := gobang/translations/messages.pot
+translations: install
+	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext -k _l -k N_ \
+		--add-comments=TRANSLATORS: --project=Gobang --copyright-holder="Gobang contributors" \
+		-o $(POT) .
+	$(VENV)/bin/pybabel update -i $(POT) -d gobang/translations --ignore-obsolete
+	$(VENV)/bin/pybabel compile -d gobang/translations --statistics
 
 vendor:
 	cd /tmp && npm pack socket.io-client@4.8.4 && tar xzf socket.io-client-4.8.4.tgz

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 
 if __name__ == "__main__":
@@ -30,7 +31,7 @@ def main() -> None:
     settings = {
         "SOCKETIO_ASYNC_MODE": "eventlet",
         # Password hashing and SQLite calls block in C: run them on native threads.
-        "BLOCKING_OFFLOAD": tpool.execute,
+        "BLOCKING_OFFLOAD": _background_offload(tpool.execute),
         "SQLITE_CONNECTION_WRAPPER": _green_sqlite,
     }
     try:
@@ -40,12 +41,91 @@ def main() -> None:
     serve(server_app, args.host, args.port)
 
 
+def _background_offload(execute):
+    """Password hashing on native threads, a few at a time and at the lowest CPU priority.
+
+    argon2id at its default cost takes 64 MiB and tens of milliseconds of CPU on 4 lanes per
+    login. A burst of logins at normal priority on all of tpool's threads starved the thread
+    that runs the event loop, so every game's moves waited (docs/performance.md); niced, the
+    hashes use what CPU the event loop leaves, and the slots bound their memory."""
+    import threading  # green once patched: waiting for a slot holds up only that login
+
+    slots = threading.BoundedSemaphore(os.cpu_count() or 2)
+
+    def niced(func, *args):
+        os.setpriority(os.PRIO_PROCESS, 0, 19)  # on Linux: this native thread only
+        return func(*args)
+
+    def offload(func, *args):
+        with slots:
+            return execute(niced, func, *args)
+
+    return offload
+
+
 def _green_sqlite(connection):
+    return _inline_unless_busy()(connection)
+
+
+@functools.cache
+def _inline_unless_busy() -> type:
+    """A sqlite3 connection (and its cursors) whose calls run inline, and go to a native thread
+    only when SQLite answers that the database is locked: there the call waits for the lock
+    (the connection's `PRAGMA busy_timeout`) while every green thread goes on. Sending every
+    call to a thread instead cost a thread hand-off per call, half the server's move
+    throughput (docs/performance.md). Inline, the busy timeout is kept at 0 so a lock held
+    elsewhere fails at once, before any change, and the call can be retried as is."""
+    import re
     import sqlite3
 
     from eventlet import tpool
 
-    return tpool.Proxy(connection, autowrap=(sqlite3.Cursor,))
+    busy_pragma = re.compile(r"\s*PRAGMA\s+busy_timeout\s*=\s*(\d+)\s*$", re.IGNORECASE)
+
+    def wait_for_lock(raw: sqlite3.Connection, wait_ms: int, method, args, kwargs):
+        raw.execute(f"PRAGMA busy_timeout={wait_ms}")
+        try:
+            return method(*args, **kwargs)
+        finally:
+            raw.execute("PRAGMA busy_timeout=0")
+
+    class InlineUnlessBusy(tpool.Proxy):
+        wait_ms = 5000  # replaced by what `PRAGMA busy_timeout=N` asks for
+
+        def __getattr__(self, name: str):
+            value = getattr(self._obj, name)
+            if not callable(value):
+                return value
+            return lambda *args, **kwargs: self._call(value, args, kwargs)
+
+        def _call(self, method, args, kwargs):
+            if args and isinstance(args[0], str) and (found := busy_pragma.match(args[0])):
+                InlineUnlessBusy.wait_ms = int(found.group(1))
+                args = ("PRAGMA busy_timeout=0", *args[1:])
+            try:
+                result = method(*args, **kwargs)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                raw = self._obj if isinstance(self._obj, sqlite3.Connection) else (
+                    self._obj.connection)
+                result = tpool.execute(wait_for_lock, raw, self.wait_ms, method, args, kwargs)
+            return InlineUnlessBusy(result) if isinstance(result, sqlite3.Cursor) else result
+
+        # Row iteration and context management never wait for a lock.
+        def __iter__(self):
+            return iter(self._obj)
+
+        def __next__(self):
+            return next(self._obj)
+
+        def __enter__(self):
+            return self._obj.__enter__()
+
+        def __exit__(self, *exc):
+            return self._call(self._obj.__exit__, exc, {})
+
+    return InlineUnlessBusy
 
 
 def serve(server_app, host: str, port: int) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import click
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from gobang.extensions import csrf, db, login_manager, migrate, socketio
 from gobang.settings import load_settings
@@ -34,6 +37,7 @@ def create_app(config: type | Mapping[str, Any] | None = None) -> Flask:
 
     init_database(app)
     _start_services(app)
+    _install_host_tools(app)
     return app
 
 
@@ -42,11 +46,37 @@ def _start_services(app: Flask) -> None:
     from gobang.sockets.ticker import start_ticker
 
     found = install_services(app)
+    if _loaded_by_flask_command():
+        return
     with app.app_context():
         restored = found.games.restore()
+        found.admin.poll()  # maintenance mode, and commands left while the server was down
     logging.getLogger("gobang").info("games restored", extra={"fields": {"count": restored}})
     if app.config["MATCHER_ENABLED"]:
         start_ticker(app, found)
+
+
+def _loaded_by_flask_command() -> bool:
+    """True while `flask --app app <command>` (db upgrade, ban, shell...) builds the app. That
+    process must neither restore games nor run the ticker: it would forfeit and abort games,
+    and take the host's commands, behind the running server's back. `flask run` serves."""
+    if os.environ.get("FLASK_RUN_FROM_CLI") != "true":
+        return False
+    context = click.get_current_context(silent=True)
+    return context is None or context.info_name != "run"
+
+
+def _install_host_tools(app: Flask) -> None:
+    from gobang.cli import register_commands
+    from gobang.metrics.routes import bp as metrics_bp
+
+    register_commands(app)
+    app.register_blueprint(metrics_bp)
+    trusted = app.config["PROXY_FIX"]
+    if trusted:
+        # Outermost, so that Socket.IO's WSGI layer sees the client's address and scheme too.
+        # Not x_host: the proxy passes the Host header itself (see deploy/nginx/).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted, x_proto=trusted)
 
 
 def _configure_logging(app: Flask) -> None:
@@ -61,7 +91,14 @@ def _init_extensions(app: Flask) -> None:
     login_manager.init_app(app)
     csrf.init_app(app)
 
+    from gobang.i18n import init_app as init_i18n
+
+    init_i18n(app)
+
     from gobang.sockets import register_namespaces
+    from gobang.sockets.sessions import EventSessionInterface
+
+    app.session_interface = EventSessionInterface()
 
     register_namespaces(socketio)
     socketio.init_app(

@@ -25,6 +25,12 @@ class KeyValueFormatter(logging.Formatter):
         return line
 
 
+# Socket.IO's own loggers report exceptions raised in event handlers. Setting their level
+# here, before the server is built, also keeps them from adding a handler of their own, so
+# those errors come out in the same one-line format (their INFO chatter stays off).
+_LIBRARY_LOGGERS = ("socketio.server", "engineio.server")
+
+
 def configure(level: str) -> None:
     global _configured
     root = logging.getLogger("gobang")
@@ -34,6 +40,11 @@ def configure(level: str) -> None:
         handler.setFormatter(KeyValueFormatter())
         root.addHandler(handler)
         root.propagate = False
+        for name in _LIBRARY_LOGGERS:
+            library = logging.getLogger(name)
+            library.setLevel(logging.ERROR)
+            library.addHandler(handler)
+            library.propagate = False
         _configured = True
 
 

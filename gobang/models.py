@@ -114,3 +114,29 @@ class Move(db.Model):
     game: Mapped[Game] = relationship(back_populates="moves")
 
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_moves_game_number"),)
+
+
+class ServerFlag(db.Model):
+    """A switch the host flips from the command line (maintenance mode); the running server
+    reads it, since the command runs in another process."""
+
+    __tablename__ = "server_flags"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(255))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class AdminCommand(db.Model):
+    """Something the host asked of the running server from another process (disconnect a
+    banned user, abort a game). The server carries it out on its next poll and stamps
+    `done_at`, with what happened in `outcome`."""
+
+    __tablename__ = "admin_commands"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    target_id: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    done_at: Mapped[datetime | None] = mapped_column(index=True)
+    outcome: Mapped[str | None] = mapped_column(String(255))

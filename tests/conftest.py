@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,33 +11,39 @@ from flask.testing import FlaskClient
 
 from config import TestConfig
 from gobang import create_app
+from tests.support.databases import Databases, databases_for
 
-pytest_plugins = ["tests.support.live", "tests.support.browser"]
+pytest_plugins = ["tests.support.live", "tests.support.browser", "tests.support.nginx"]
 
 
 @pytest.fixture(scope="session")
-def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One database built by the real migrations, copied for every test."""
-    path = tmp_path_factory.mktemp("template") / "gobang.sqlite3"
-    config = type("MigrateConfig", (TestConfig,), {"DATABASE_URL": f"sqlite:///{path}"})
-    app = create_app(config)
+def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Databases]:
+    """SQLite files, or a PostgreSQL server when GOBANG_TEST_DATABASE_URL names one; either way
+    one template built by the real migrations and copied for every test."""
+    found = databases_for(tmp_path_factory.mktemp("template"))
+    found.build_template(migrate_to_head)
+    yield found
+    found.close()
+
+
+def migrate_to_head(url: str) -> None:
+    app = create_app(type("MigrateConfig", (TestConfig,), {"DATABASE_URL": url}))
     with app.app_context():
         from gobang.extensions import db
 
         db.engine.dispose()
-    return path
 
 
-def make_config(db_path: Path, **overrides: object) -> type:
-    attrs = {"DATABASE_URL": f"sqlite:///{db_path}", "AUTO_MIGRATE": False, **overrides}
+def make_config(database_url: str, **overrides: object) -> type:
+    attrs = {"DATABASE_URL": database_url, "AUTO_MIGRATE": False, **overrides}
     return type("CaseConfig", (TestConfig,), attrs)
 
 
 @pytest.fixture
-def db_path(template_db: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "gobang.sqlite3"
-    shutil.copy(template_db, path)
-    return path
+def database_url(databases: Databases, tmp_path: Path) -> Iterator[str]:
+    url = databases.fresh(tmp_path)
+    yield url
+    databases.drop(url)
 
 
 @pytest.fixture
@@ -55,9 +60,9 @@ def app_overrides() -> dict[str, object]:
 
 @pytest.fixture
 def app(
-    db_path: Path, base_overrides: dict[str, object], app_overrides: dict[str, object]
+    database_url: str, base_overrides: dict[str, object], app_overrides: dict[str, object]
 ) -> Iterator[Flask]:
-    app = create_app(make_config(db_path, **base_overrides, **app_overrides))
+    app = create_app(make_config(database_url, **base_overrides, **app_overrides))
     yield app
     with app.app_context():
         from gobang.extensions import db

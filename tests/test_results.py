@@ -108,3 +108,75 @@ def test_finished_games_are_not_restored(app, two_users, game_id):
         services = build_services(app)
         assert services.games.restore() == 0
         assert db.session.scalar(select(Game.status)) == "finished"
+
+
+def test_two_games_of_one_player_ending_at_once_lose_no_score(app):
+    """Each ending reads the shared player's score only after locking it, so neither
+    overwrites the other's change (zero-sum: the three scores still add up)."""
+    with app.app_context():
+        users = [User(username=n, username_key=n, password_hash="x") for n in ("an", "bo", "cy")]
+        db.session.add_all(users)
+        db.session.commit()
+        ann, *others = (u.id for u in users)
+        games = [Game(black_id=ann, white_id=other, status="playing") for other in others]
+        db.session.add_all(games)
+        db.session.commit()
+        pairs = [(game.id, game.white_id) for game in games]
+    barrier = threading.Barrier(len(pairs))
+
+    def end(game_id, white_id):
+        with app.app_context():
+            barrier.wait()
+            save_result(game_id, ann, white_id, Ending("black", "five"), 60, None)
+            db.session.remove()
+
+    threads = [threading.Thread(target=end, args=pair) for pair in pairs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    scores = [counters(app, user_id)[0] for user_id in (ann, *others)]
+    assert sum(scores) == 3000
+    assert counters(app, ann)[1:3] == (2, 2)
+
+
+def test_restored_game_nobody_returns_to_is_aborted(app, two_users):
+    clock = FakeClock()
+    app.config["CLOCK"] = clock
+    first = build_services(app)
+    with app.app_context():
+        black, white = (db.session.get(User, i) for i in two_users)
+        live, _ = first.games.create(black, white, "freestyle")
+        first.games.join(live.game_id, black.id, "sid-b")
+        first.games.join(live.game_id, white.id, "sid-w")
+        first.games.place_stone(live.game_id, black.id, 7, 7)
+        first.games.place_stone(live.game_id, white.id, 7, 8)
+    second = build_services(app)
+    with app.app_context():
+        second.games.restore()
+        clock.advance(30)
+        notices = second.games.tick()
+    result = next(n.payload["result"] for n in notices if n.event == "game_over")
+    assert (result["winner"], result["reason"]) == (None, "aborted")
+    assert counters(app, two_users[0]) == (1000, 0, 0, 0, 0)
+
+
+def test_restored_game_only_one_returns_to_is_won_by_them(app, two_users):
+    clock = FakeClock()
+    app.config["CLOCK"] = clock
+    first = build_services(app)
+    with app.app_context():
+        black, white = (db.session.get(User, i) for i in two_users)
+        live, _ = first.games.create(black, white, "freestyle")
+        first.games.join(live.game_id, black.id, "sid-b")
+        first.games.join(live.game_id, white.id, "sid-w")
+        first.games.place_stone(live.game_id, black.id, 7, 7)
+        first.games.place_stone(live.game_id, white.id, 7, 8)
+    second = build_services(app)
+    with app.app_context():
+        second.games.restore()
+        second.games.join(live.game_id, two_users[1], "sid-w2")
+        clock.advance(30)
+        notices = second.games.tick()
+    result = next(n.payload["result"] for n in notices if n.event == "game_over")
+    assert (result["winner"], result["reason"]) == ("white", "disconnect")

@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -30,17 +31,18 @@ def normalize_username(raw: str) -> str:
 
 def username_problem(username: str) -> str | None:
     if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
-        return f"Username must be {USERNAME_MIN} to {USERNAME_MAX} characters long."
+        return gettext("Username must be %(min)d to %(max)d characters long.",
+                       min=USERNAME_MIN, max=USERNAME_MAX)
     if not all(ch.isalpha() or ch in _USERNAME_EXTRA for ch in username):
-        return "Username may contain only letters, digits, '_' and '-'."
+        return gettext("Username may contain only letters, digits, '_' and '-'.")
     return None
 
 
 def password_problem(password: str) -> str | None:
     if len(password) < PASSWORD_MIN:
-        return f"Password must be at least {PASSWORD_MIN} characters long."
+        return gettext("Password must be at least %(min)d characters long.", min=PASSWORD_MIN)
     if len(password) > PASSWORD_MAX:
-        return f"Password must be at most {PASSWORD_MAX} characters long."
+        return gettext("Password must be at most %(max)d characters long.", max=PASSWORD_MAX)
     return None
 
 
@@ -65,9 +67,9 @@ class Accounts:
         username = normalize_username(username)
         problem = username_problem(username) or password_problem(password)
         if problem is None and password != confirm:
-            problem = "The two passwords do not match."
+            problem = gettext("The two passwords do not match.")
         if problem is None and self.find(username) is not None:
-            problem = "That username is taken."
+            problem = gettext("That username is taken.")
         if problem:
             raise AccountError(problem)
         user = User(
@@ -81,7 +83,7 @@ class Accounts:
             db.session.commit()
         except IntegrityError as exc:  # two registrations of one name at once
             db.session.rollback()
-            raise AccountError("That username is taken.") from exc
+            raise AccountError(gettext("That username is taken.")) from exc
         return user
 
     def authenticate(self, username: str, password: str) -> User | None:
@@ -99,10 +101,18 @@ class Accounts:
 
     def change_password(self, user: User, old: str, new: str, confirm: str) -> None:
         if not self.offload(self.passwords.verify, user.password_hash, old):
-            raise AccountError("The current password is wrong.")
+            raise AccountError(gettext("The current password is wrong."))
         problem = password_problem(new)
         if problem is None and new != confirm:
-            problem = "The two passwords do not match."
+            problem = gettext("The two passwords do not match.")
+        if problem:
+            raise AccountError(problem)
+        user.password_hash = self.offload(self.passwords.hash, new)
+        db.session.commit()
+
+    def set_password(self, user: User, new: str) -> None:
+        """Replace a password without knowing the old one (the host's `reset-password`)."""
+        problem = password_problem(new)
         if problem:
             raise AccountError(problem)
         user.password_hash = self.offload(self.passwords.hash, new)
@@ -111,7 +121,7 @@ class Accounts:
     def delete(self, user: User, password: str) -> None:
         """Anonymise rather than delete, so finished games keep their other player."""
         if not self.offload(self.passwords.verify, user.password_hash, password):
-            raise AccountError("The password is wrong.")
+            raise AccountError(gettext("The password is wrong."))
         user.username = DELETED_NAME
         user.username_key = None
         user.password_hash = ""

@@ -8,12 +8,16 @@ database's conditional update makes the end of a game count exactly once.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from flask_babel import gettext, lazy_gettext
+from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import event as db_events
 
 from gobang.extensions import db
 from gobang.logs import event
@@ -22,6 +26,7 @@ from gobang.rules import BLACK, RULESETS, WHITE, IllegalMove, opponent
 from gobang.rules import Game as RulesGame
 from gobang.services.clock import Clock
 from gobang.services.live import Clocks, LiveGame, Seat
+from gobang.services.metrics import Metrics
 from gobang.services.negotiation import Negotiations
 from gobang.services.notices import GAME, HALL, ActionError, Notice
 from gobang.services.ratelimit import RateLimiter
@@ -30,7 +35,11 @@ from gobang.services.results import Ending, save_result
 from gobang.services.store import LiveStore
 
 log = logging.getLogger("gobang.games")
+_INSERT_MOVE = insert(Move.__table__)
+_SAVE_CLOCKS = update(Game.__table__).where(Game.__table__.c.id == bindparam("game"))
 FINISHED_KEPT = 2000
+MAINTENANCE_MESSAGE = lazy_gettext("The server is in maintenance: no new games start for now. "
+                                   "Games in play finish normally.")
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,7 @@ class LiveGames(Negotiations):
     def __init__(
         self, store: LiveStore, clock: Clock, settings: GameSettings, chat_limiter: RateLimiter,
         move_limiter: RateLimiter, presence: Callable[[int], list[Notice]] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -61,6 +71,11 @@ class LiveGames(Negotiations):
         self._sid_games: dict[str, tuple[int, int]] = {}
         # Recently finished games stay reachable for rematch offers.
         self.finished: OrderedDict[int, LiveGame] = OrderedDict()
+        self._move_writer: Connection | None = None
+        self._move_lock = threading.Lock()
+        self.metrics = metrics or Metrics()
+        # Set by the host (`flask --app app maintenance on`): no new game may start.
+        self.maintenance = False
 
     # --- creating and restoring -------------------------------------------------------------
 
@@ -69,7 +84,7 @@ class LiveGames(Negotiations):
         clock_seconds: tuple[int, int] | None = None,
     ) -> tuple[LiveGame, list[Notice]]:
         if ruleset not in RULESETS:
-            raise ActionError("bad_request", f"Unknown ruleset {ruleset!r}.")
+            raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=ruleset))
         initial, increment = clock_seconds or (
             self.settings.clock_initial_seconds, self.settings.clock_increment_seconds)
         row = Game(
@@ -146,7 +161,7 @@ class LiveGames(Negotiations):
     def _finished_state(self, game_id: int, user_id: int) -> dict[str, Any]:
         row = db.session.get(Game, game_id)
         if row is None:
-            raise ActionError("not_found", "There is no such game.")
+            raise ActionError("not_found", gettext("There is no such game."))
         state = stored_state(row)
         colors = {row.black_id: BLACK, row.white_id: WHITE}
         state["you"] = colors.get(user_id, "spectator")
@@ -210,14 +225,14 @@ class LiveGames(Negotiations):
 
     def place_stone(self, game_id: int, user_id: int, row: Any, col: Any) -> list[Notice]:
         if not self.move_limiter.hit(user_id):
-            raise ActionError("rate_limited", "Too many moves at once; slow down.")
+            raise ActionError("rate_limited", gettext("Too many moves at once; slow down."))
         live, color = self._player_game(game_id, user_id)
         with live.lock:
             self._check_can_move(live, color)
             now = self.clock()
             flagged = live.clocks.flagged(now) if live.clocks else None
             if flagged:
-                error = ActionError("game_over", "Your time ran out.")
+                error = ActionError("game_over", gettext("Your time ran out."))
                 error.notices = self._finish(live, Ending(opponent(flagged), "timeout"))
                 raise error
             try:
@@ -228,13 +243,14 @@ class LiveGames(Negotiations):
 
     def _check_can_move(self, live: LiveGame, color: str) -> None:
         if live.status == "finished":
-            raise ActionError("game_over", "The game is over.")
+            raise ActionError("game_over", gettext("The game is over."))
         if live.status == "waiting":
-            raise ActionError("conflict", "The game has not started: your opponent is not here.")
+            raise ActionError(
+                "conflict", gettext("The game has not started: your opponent is not here."))
         if live.paused:
-            raise ActionError("conflict", "The game is paused.")
+            raise ActionError("conflict", gettext("The game is paused."))
         if live.rules.to_move != color:
-            raise ActionError("not_your_turn", "It is not your turn.")
+            raise ActionError("not_your_turn", gettext("It is not your turn."))
 
     def _after_move(self, live: LiveGame, color: str, row: int, col: int, outcome: Any,
                     now: float) -> list[Notice]:
@@ -242,6 +258,7 @@ class LiveGames(Negotiations):
         saved_clocks = _copy_clocks(live.clocks)
         if live.clocks:
             live.clocks.after_move(color, now, charged=number > 1)
+        started = time.perf_counter()
         try:
             self._save_move(live, number, row, col, color)
         except Exception as exc:
@@ -249,7 +266,9 @@ class LiveGames(Negotiations):
             live.clocks = saved_clocks
             db.session.rollback()
             log.exception("move not saved", extra={"fields": {"game_id": live.game_id}})
-            raise ActionError("conflict", "The move could not be saved; try again.") from exc
+            message = gettext("The move could not be saved; try again.")
+            raise ActionError("conflict", message) from exc
+        self.metrics.move_saved(time.perf_counter() - started)
         live.draw_offer = None if live.draw_offer == color else live.draw_offer
         live.undo_request = None
         live.abort_from = now if number == 1 else None
@@ -263,18 +282,50 @@ class LiveGames(Negotiations):
         return notices
 
     def _save_move(self, live: LiveGame, number: int, row: int, col: int, color: str) -> None:
-        db.session.add(Move(game_id=live.game_id, number=number, row=row, col=col, color=color))
-        if live.clocks:
-            db.session.execute(update(Game).where(Game.id == live.game_id).values(
-                black_ms=live.clocks.black_ms, white_ms=live.clocks.white_ms,
-                turn_started_at=utcnow()))
-        db.session.commit()
+        # One connection kept for moves, and prepared Core statements: this runs for every
+        # move, and a session, a pool checkout and the ORM's unit of work cost more than the
+        # SQL itself (docs/performance.md). The lock keeps one transaction at a time on the
+        # connection, should the driver yield to another green thread mid-way (psycopg does).
+        with self._move_lock:
+            connection = self._move_connection()
+            with connection.begin():
+                connection.execute(_INSERT_MOVE, {
+                    "game_id": live.game_id, "number": number, "row": row, "col": col,
+                    "color": color, "created_at": utcnow()})
+                if live.clocks:
+                    connection.execute(_SAVE_CLOCKS, {
+                        "game": live.game_id, "black_ms": live.clocks.black_ms,
+                        "white_ms": live.clocks.white_ms, "turn_started_at": utcnow()})
+
+    def _move_connection(self) -> Connection:
+        connection = self._move_writer
+        if connection is None or connection.closed or connection.invalidated:
+            engine = db.engine
+            connection = self._move_writer = engine.connect()
+            # A checked-out connection outlives engine.dispose() (as tests call it): close it
+            # then, not whenever it is garbage-collected (psycopg warns about that).
+            db_events.listen(engine, "engine_disposed", lambda _engine: connection.invalidate(),
+                             once=True)
+        return connection
+
+    def check_open(self) -> None:
+        """Refuse to start a new game during maintenance mode."""
+        if self.maintenance:
+            raise ActionError("conflict", str(MAINTENANCE_MESSAGE))
+
+    def abort(self, game_id: int) -> list[Notice]:
+        """End a game in play with no result and no score change (the host's `abort-game`)."""
+        live = self.store.get_game(game_id)
+        if live is None:
+            raise ActionError("not_found", gettext("No game in play has that id."))
+        with live.lock:
+            return self._finish(live, Ending(None, "aborted"))
 
     def resign(self, game_id: int, user_id: int) -> list[Notice]:
         live, color = self._player_game(game_id, user_id)
         with live.lock:
             if live.status == "finished":
-                raise ActionError("game_over", "The game is over.")
+                raise ActionError("game_over", gettext("The game is over."))
             return self._finish(live, Ending(opponent(color), "resign"))
 
     # --- time: forfeits, flags and aborts --------------------------------------------------------
@@ -294,9 +345,13 @@ class LiveGames(Negotiations):
             return None
         grace = self.settings.grace_seconds
         if live.status == "playing":
-            for color, since in sorted(live.away_since.items()):
-                if now - since >= grace and live.present.get(color) is None:
-                    return Ending(opponent(color), "disconnect")
+            overdue = {color: since for color, since in live.away_since.items()
+                       if now - since >= grace and live.present.get(color) is None}
+            if len(overdue) == 2 and overdue[BLACK] == overdue[WHITE]:
+                # Both gone since the same moment (a restart nobody came back from).
+                return Ending(None, "aborted")
+            if overdue:
+                return Ending(opponent(min(overdue, key=overdue.get)), "disconnect")
         if live.status == "waiting" and now - live.created_at >= self.settings.abort_seconds:
             return Ending(None, "aborted")
         if live.abort_from is not None and not live.paused and (
@@ -328,6 +383,7 @@ class LiveGames(Negotiations):
         if result is None:  # another process or path ended it first
             return []
         live.result = result
+        self.metrics.game_ended(ending.reason)
         event(log, "game_over", game_id=live.game_id, winner=ending.winner,
               reason=ending.reason)
         notices = [self._room("game_over", live, result=result)]
@@ -344,11 +400,11 @@ class LiveGames(Negotiations):
         live = self.store.get_game(game_id) or self.finished.get(game_id)
         if live is None:
             if db.session.get(Game, game_id) is None:
-                raise ActionError("not_found", "There is no such game.")
-            raise ActionError("game_over", "The game is over.")
+                raise ActionError("not_found", gettext("There is no such game."))
+            raise ActionError("game_over", gettext("The game is over."))
         color = live.color_of(user_id)
         if color is None:
-            raise ActionError("not_in_game", "You are not a player in this game.")
+            raise ActionError("not_in_game", gettext("You are not a player in this game."))
         return live, color
 
     def live_games(self) -> list[dict[str, Any]]:
@@ -383,15 +439,20 @@ def _copy_clocks(clocks: Clocks | None) -> Clocks | None:
 
 
 _MOVE_MESSAGES = {
-    "out_of_range": "That point is off the board.",
-    "occupied": "That point is already taken.",
-    "not_your_turn": "It is not your turn.",
-    "game_over": "The game is over.",
+    "out_of_range": lazy_gettext("That point is off the board."),
+    "occupied": lazy_gettext("That point is already taken."),
+    "not_your_turn": lazy_gettext("It is not your turn."),
+    "game_over": lazy_gettext("The game is over."),
+}
+_FORBIDDEN_MESSAGES = {
+    "double_three": lazy_gettext("Forbidden for black under renju: double-three."),
+    "double_four": lazy_gettext("Forbidden for black under renju: double-four."),
+    "overline": lazy_gettext("Forbidden for black under renju: overline."),
 }
 
 
 def _move_message(exc: IllegalMove) -> str:
     if exc.code == "forbidden_move":
-        kind = getattr(exc, "kind", "forbidden").replace("_", "-")
-        return f"Forbidden for black under renju: {kind}."
-    return _MOVE_MESSAGES.get(exc.code, str(exc))
+        message = _FORBIDDEN_MESSAGES.get(getattr(exc, "kind", ""))
+        return str(message or lazy_gettext("Forbidden for black under renju."))
+    return str(_MOVE_MESSAGES.get(exc.code, exc))

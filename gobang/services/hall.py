@@ -9,12 +9,14 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext
+
 from gobang.extensions import db
 from gobang.logs import event
 from gobang.models import User
 from gobang.rules import RULESETS
 from gobang.services.chat import check_rate, clean_text, timestamp
-from gobang.services.games import LiveGames
+from gobang.services.games import MAINTENANCE_MESSAGE, LiveGames
 from gobang.services.matcher import Matcher, Pairing
 from gobang.services.notices import HALL, HALL_USER, ActionError, Notice
 from gobang.services.ratelimit import RateLimiter
@@ -49,6 +51,8 @@ class Hall:
         self.action_limiter = action_limiter
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.challenges: dict[str, Challenge] = {}
+        # Player objects of the users in the hall: {"id", "username", "score"}.
+        self._players: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(1)
         games.presence = self.presence_notices
 
@@ -67,25 +71,41 @@ class Hall:
         if self.store.connection(NAMESPACE, user_id) is None:
             return []
         user = db.session.get(User, user_id)
-        return [Notice("presence", {"user": self.online_entry(user)}, HALL)] if user else []
+        if user is None:
+            return []
+        self._players[user_id] = user.player()
+        return [Notice("presence", {"user": self.online_entry(user)}, HALL)]
+
+    def _online(self) -> list[dict[str, Any]]:
+        """Everyone in the hall. Each arrival lists them all, so the players already known here
+        come from memory (kept fresh by every presence notice) rather than from one query of
+        thousands of rows per arrival; only those connected elsewhere are read."""
+        online_ids = self.store.connected_users(NAMESPACE)
+        missing = [i for i in online_ids if i not in self._players]
+        if missing:
+            for user in db.session.query(User).filter(User.id.in_(missing)).all():
+                self._players[user.id] = user.player()
+        return [{**self._players[i], "status": self.status(i)}
+                for i in sorted(online_ids) if i in self._players]
 
     def connect(self, user: User, sid: str) -> tuple[str | None, dict[str, Any], list[Notice]]:
         replaced = self.store.claim_connection(NAMESPACE, user.id, sid)
-        online_ids = self.store.connected_users(NAMESPACE)
-        online = db.session.query(User).filter(User.id.in_(online_ids)).all()
+        self._players[user.id] = user.player()
         hello = {
             "me": user.stats(),
             "current_game": self.games.current_game_of(user.id),
-            "online": [self.online_entry(u) for u in sorted(online, key=lambda u: u.id)],
+            "online": self._online(),
             "games": self.games.live_games(),
             "chat": list(self.chat_log),
             "rulesets": list(RULESETS),
+            "maintenance": self.games.maintenance,
         }
         return replaced, hello, self.presence_notices(user.id)
 
     def disconnect(self, user_id: int, sid: str) -> list[Notice]:
         if not self.store.release_connection(NAMESPACE, user_id, sid):
             return []  # replaced by a newer connection: the user is still here
+        self._players.pop(user_id, None)
         self.matcher.cancel(user_id)
         notices = self._drop_challenges_of(user_id)
         return notices + [Notice("presence_gone", {"id": user_id}, HALL)]
@@ -95,6 +115,7 @@ class Hall:
     def start_match(self, user: User, ruleset: Any) -> list[Notice]:
         ruleset = _ruleset(ruleset)
         self._check_not_busy(user.id)
+        self.games.check_open()
         self._check_rate(user.id)
         notices = self._drop_challenges_from(user.id)
         if self.matcher.enqueue(user.id, user.score, ruleset):
@@ -110,7 +131,7 @@ class Hall:
         notices: list[Notice] = []
         for pairing in pairings:
             notices += self._start_game(pairing)
-        return notices
+        return _matches_first(notices)
 
     def _start_game(self, pairing: Pairing, clock: tuple[int, int] | None = None) -> list[Notice]:
         black = db.session.get(User, pairing.black)
@@ -126,11 +147,30 @@ class Hall:
     def _check_not_busy(self, user_id: int) -> None:
         game_id = self.games.current_game_of(user_id)
         if game_id is not None:
-            raise ActionError("busy", "You have a game in progress.", game_id=game_id)
+            raise ActionError("busy", gettext("You have a game in progress."), game_id=game_id)
 
     def _check_rate(self, user_id: int) -> None:
         if not self.action_limiter.hit(user_id):
-            raise ActionError("rate_limited", "Too many requests; wait a moment.")
+            raise ActionError("rate_limited", gettext("Too many requests; wait a moment."))
+
+    # --- maintenance ------------------------------------------------------------------------
+
+    def set_maintenance(self, on: bool) -> list[Notice]:
+        """Maintenance mode: no new games (matching, challenges, rematches) while the games in
+        play finish, so that the server can then restart without cutting any of them."""
+        if on == self.games.maintenance:
+            return []
+        self.games.maintenance = on
+        event(log, "maintenance", on=on)
+        # To every hall connection at once: in the server's language, English.
+        message = str(MAINTENANCE_MESSAGE) if on else gettext("New games can start again.")
+        notices = [Notice("maintenance", {"on": on, "message": message}, HALL)]
+        if on:
+            for entry in self.store.queue_entries():
+                self.matcher.cancel(entry.user_id)
+                notices += self.presence_notices(entry.user_id)
+            notices += self._drop(lambda _challenge: True)
+        return notices
 
     # --- challenges -------------------------------------------------------------------------
 
@@ -139,16 +179,18 @@ class Hall:
         ruleset = _ruleset(ruleset)
         clock_choice = _clock(clock)
         if not isinstance(username, str) or not username.strip():
-            raise ActionError("bad_request", "Name the player to challenge.")
+            raise ActionError("bad_request", gettext("Name the player to challenge."))
         self._check_not_busy(user.id)
+        self.games.check_open()
         self._check_rate(user.id)
         target = self._online_user(username)
         if target.id == user.id:
-            raise ActionError("bad_request", "You cannot challenge yourself.")
+            raise ActionError("bad_request", gettext("You cannot challenge yourself."))
         if self.games.current_game_of(target.id) is not None:
-            raise ActionError("busy", f"{target.username} is playing a game.")
+            raise ActionError("busy", gettext("%(name)s is playing a game.", name=target.username))
         if any(c.from_id == user.id and c.to_id == target.id for c in self.challenges.values()):
-            raise ActionError("conflict", f"You have already challenged {target.username}.")
+            raise ActionError("conflict", gettext("You have already challenged %(name)s.",
+                                                  name=target.username))
         notices = self._drop_challenges_from(user.id)
         self.matcher.cancel(user.id)
         challenge = Challenge(f"c{next(self._ids)}", user.id, target.id, ruleset, clock_choice)
@@ -160,11 +202,13 @@ class Hall:
 
     def answer_challenge(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
         if not isinstance(challenge_id, str) or not isinstance(accept, bool):
-            raise ActionError("bad_request", "Send challenge_id (string) and accept (boolean).")
+            raise ActionError("bad_request",
+                              gettext("Send challenge_id (string) and accept (boolean)."))
         challenge = self.challenges.get(challenge_id)
         if challenge is None or challenge.to_id != user.id:
-            raise ActionError("not_found", "That challenge is no longer open.")
+            raise ActionError("not_found", gettext("That challenge is no longer open."))
         if accept:
+            self.games.check_open()
             self._check_not_busy(user.id)
             self._check_not_busy(challenge.from_id)
         del self.challenges[challenge_id]
@@ -185,7 +229,7 @@ class Hall:
         user = db.session.query(User).filter(
             User.username_key == username_key(username.strip())).one_or_none()
         if user is None or self.store.connection(NAMESPACE, user.id) is None:
-            raise ActionError("not_found", "No player of that name is online.")
+            raise ActionError("not_found", gettext("No player of that name is online."))
         return user
 
     def _drop_challenges_from(self, user_id: int) -> list[Notice]:
@@ -214,11 +258,23 @@ class Hall:
         return [Notice("chat", message, HALL)]
 
 
+def _matches_first(notices: list[Notice]) -> list[Notice]:
+    """One tick's notices in the order that matters when a crowd is paired at once: every
+    `match_found` first, then presence, then a single `games_changed` (each carries the whole
+    list of live games, so the last one says all the others would; sending one per new game
+    to everyone in the hall grows with the square of the crowd)."""
+    found = [n for n in notices if n.event == "match_found"]
+    changed = [n for n in notices if n.event == "games_changed"]
+    rest = [n for n in notices if n.event not in ("match_found", "games_changed")]
+    return found + rest + changed[-1:]
+
+
 def _ruleset(value: Any) -> str:
     if value is None:
         return "freestyle"
     if value not in RULESETS:
-        raise ActionError("bad_request", f"Ruleset must be one of {', '.join(RULESETS)}.")
+        raise ActionError("bad_request", gettext("Ruleset must be one of %(names)s.",
+                                                 names=", ".join(RULESETS)))
     return value
 
 
@@ -227,8 +283,9 @@ def _clock(value: Any) -> tuple[int, int] | None:
         return None
     choice = tuple(value) if isinstance(value, list) else None
     if choice not in CLOCK_CHOICES or any(isinstance(v, bool) for v in choice):
-        raise ActionError("bad_request", "Clock must be one of "
-                          + ", ".join(f"[{a}, {b}]" for a, b in CLOCK_CHOICES) + ".")
+        choices = ", ".join(f"[{a}, {b}]" for a, b in CLOCK_CHOICES)
+        raise ActionError("bad_request", gettext("Clock must be one of %(choices)s.",
+                                                 choices=choices))
     return choice
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from flask_babel import gettext
 from sqlalchemy import delete, update
 
 from gobang.extensions import db
@@ -25,14 +26,14 @@ CHAT_KEPT = 50
 
 def _require_playing(live: LiveGame) -> None:
     if live.status == "finished":
-        raise ActionError("game_over", "The game is over.")
+        raise ActionError("game_over", gettext("The game is over."))
     if live.status != "playing":
-        raise ActionError("conflict", "The game has not started.")
+        raise ActionError("conflict", gettext("The game has not started."))
 
 
 def _require_bool(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ActionError("bad_request", "'accept' must be true or false.")
+        raise ActionError("bad_request", gettext("'accept' must be true or false."))
     return value
 
 
@@ -44,7 +45,7 @@ class Negotiations:
         with live.lock:
             _require_playing(live)
             if live.draw_offer == color:
-                raise ActionError("conflict", "You have already offered a draw.")
+                raise ActionError("conflict", gettext("You have already offered a draw."))
             if live.draw_offer == opponent(color):
                 return self._finish(live, Ending(None, "draw_agreed"))
             live.draw_offer = color
@@ -56,7 +57,7 @@ class Negotiations:
         with live.lock:
             _require_playing(live)
             if live.draw_offer != opponent(color):
-                raise ActionError("conflict", "There is no draw offer to answer.")
+                raise ActionError("conflict", gettext("There is no draw offer to answer."))
             live.draw_offer = None
             if accept:
                 return self._finish(live, Ending(None, "draw_agreed"))
@@ -69,11 +70,12 @@ class Negotiations:
         with live.lock:
             _require_playing(live)
             if live.undo_request is not None:
-                raise ActionError("conflict", "A take-back is already asked for.")
+                raise ActionError("conflict", gettext("A take-back is already asked for."))
             if self._moves_to_take_back(live, color) == 0:
-                raise ActionError("conflict", "You have no move to take back.")
+                raise ActionError("conflict", gettext("You have no move to take back."))
             if live.undos[color] >= self.settings.max_undos:
-                raise ActionError("conflict", "You have used all your take-backs in this game.")
+                raise ActionError(
+                    "conflict", gettext("You have used all your take-backs in this game."))
             live.undo_request = color
             return [self._room("undo_requested", live, by=color)]
 
@@ -84,7 +86,7 @@ class Negotiations:
             _require_playing(live)
             requester = live.undo_request
             if requester != opponent(color):
-                raise ActionError("conflict", "There is no take-back request to answer.")
+                raise ActionError("conflict", gettext("There is no take-back request to answer."))
             live.undo_request = None
             if not accept:
                 return [self._room("undo_declined", live, by=color)]
@@ -124,9 +126,9 @@ class Negotiations:
         with live.lock:
             _require_playing(live)
             if live.paused:
-                raise ActionError("conflict", "The game is already paused.")
+                raise ActionError("conflict", gettext("The game is already paused."))
             if live.pause_request is not None:
-                raise ActionError("conflict", "A pause is already asked for.")
+                raise ActionError("conflict", gettext("A pause is already asked for."))
             live.pause_request = color
             return [self._room("pause_requested", live, by=color)]
 
@@ -136,7 +138,7 @@ class Negotiations:
         with live.lock:
             _require_playing(live)
             if live.pause_request != opponent(color):
-                raise ActionError("conflict", "There is no pause request to answer.")
+                raise ActionError("conflict", gettext("There is no pause request to answer."))
             live.pause_request = None
             if not accept:
                 return [self._room("pause_declined", live, by=color)]
@@ -153,7 +155,7 @@ class Negotiations:
         with live.lock:
             _require_playing(live)
             if not live.paused:
-                raise ActionError("conflict", "The game is not paused.")
+                raise ActionError("conflict", gettext("The game is not paused."))
             live.resume_votes.add(color)
             if live.resume_votes != {BLACK, WHITE}:
                 return [self._room("resume_requested", live, by=color)]
@@ -168,20 +170,22 @@ class Negotiations:
     # --- rematch ----------------------------------------------------------------------------
 
     def rematch(self: LiveGames, game_id: int, user_id: int) -> list[Notice]:
+        self.check_open()
         row = db.session.get(Game, game_id)
         if row is None:
-            raise ActionError("not_found", "There is no such game.")
+            raise ActionError("not_found", gettext("There is no such game."))
         colors = {row.black_id: BLACK, row.white_id: WHITE}
         color = colors.get(user_id)
         if color is None:
-            raise ActionError("not_in_game", "You are not a player in this game.")
+            raise ActionError("not_in_game", gettext("You are not a player in this game."))
         if row.status != "finished":
-            raise ActionError("conflict", "A rematch can be offered once the game is over.")
+            raise ActionError(
+                "conflict", gettext("A rematch can be offered once the game is over."))
         if row.id in self.rematched:
-            raise ActionError("conflict", "The rematch has already started.")
+            raise ActionError("conflict", gettext("The rematch has already started."))
         for other in (row.black_id, row.white_id):
             if self.current_game_of(other) is not None:
-                raise ActionError("busy", "A player is already in another game.")
+                raise ActionError("busy", gettext("A player is already in another game."))
         offers = self.rematch_offers.setdefault(row.id, set())
         offers.add(color)
         if offers != {BLACK, WHITE}:
@@ -214,12 +218,12 @@ class Negotiations:
     def _chat_role(self: LiveGames, game_id: int, user_id: int, sid: str) -> str:
         row = db.session.get(Game, game_id)
         if row is None:
-            raise ActionError("not_found", "There is no such game.")
+            raise ActionError("not_found", gettext("There is no such game."))
         color = {row.black_id: BLACK, row.white_id: WHITE}.get(user_id)
         if color is not None:
             return color
         if self.joined_game(sid) != game_id:
-            raise ActionError("not_in_game", "Join the game to chat in it.")
+            raise ActionError("not_in_game", gettext("Join the game to chat in it."))
         return "spectator"
 
     def _clock_columns(self: LiveGames, live: LiveGame) -> dict[str, Any]:

@@ -12,6 +12,8 @@ HALL = "hall"
 HALL_USER = "hall_user"
 ROOM_USER = "room_user"
 SID = "sid"
+# One user's live connections in both namespaces: each is sent the event, then closed.
+DISCONNECT_USER = "disconnect_user"
 
 
 @dataclass(frozen=True)

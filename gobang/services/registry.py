@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 
 from gobang.services.accounts import Accounts
+from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
 from gobang.services.games import GameSettings, LiveGames
 from gobang.services.hall import NAMESPACE as HALL_NAMESPACE
 from gobang.services.hall import Hall
 from gobang.services.matcher import Matcher
+from gobang.services.metrics import Metrics
 from gobang.services.passwords import Passwords
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore, MemoryStore
@@ -29,10 +31,13 @@ class Services:
     matcher: Matcher
     games: LiveGames
     hall: Hall
+    admin: AdminDesk
+    metrics: Metrics
 
     def tick(self) -> list:
-        """Everything time-driven: pairing queued players, forfeits, flags and aborts."""
-        return self.hall.run_matcher() + self.games.tick()
+        """Everything time-driven: the host's commands (first, so that maintenance mode stops
+        this very round of matching), pairing queued players, forfeits, flags and aborts."""
+        return self.admin.tick() + self.hall.run_matcher() + self.games.tick()
 
 
 def _accounts(app: Flask) -> Accounts:
@@ -72,14 +77,16 @@ def build_services(app: Flask) -> Services:
         is_connected=lambda user_id: store.connection(HALL_NAMESPACE, user_id) is not None,
     )
     chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
+    metrics = Metrics()
     games = LiveGames(store, clock, _game_settings(app), limiter(*chat_window),
-                      limiter(cfg["MOVES_PER_SECOND"], 1))
+                      limiter(cfg["MOVES_PER_SECOND"], 1), metrics=metrics)
     hall = Hall(store, matcher, games, rng, limiter(*chat_window),
                 limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
     return Services(
         accounts=_accounts(app),
         auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
         clock=clock, store=store, matcher=matcher, games=games, hall=hall,
+        admin=AdminDesk(clock, hall, games, cfg["ADMIN_POLL_SECONDS"]), metrics=metrics,
     )
 
 

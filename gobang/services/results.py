@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from gobang.extensions import db
 from gobang.models import Game, User, utcnow
@@ -39,46 +39,67 @@ def save_result(
     clocks: dict[str, int] | None,
 ) -> dict[str, Any] | None:
     """Write the end of a game in one transaction. Returns the contract's Result, or None when
-    the game had already ended (so a second ending, from any race, changes nothing)."""
+    the game had already ended (so a second ending, from any race, changes nothing).
+
+    Safe under PostgreSQL's READ COMMITTED as under SQLite. The conditional UPDATE claims the
+    game first: a racing second ending blocks on the row until the first commits, then
+    re-checks `status`, matches nothing and gives up. Only after the claim are the players'
+    scores read, locked FOR UPDATE in id order, so that a concurrent change to the same
+    players (another game of theirs ending) cannot be lost."""
+    winner_id = {BLACK: black_id, WHITE: white_id}.get(ending.winner or "")
     try:
-        before = {
-            BLACK: db.session.get(User, black_id).score,
-            WHITE: db.session.get(User, white_id).score,
-        }
-        scored = ending.reason not in UNSCORED_REASONS
-        after = dict(before)
-        if scored:
-            points = _points(ending.winner)
-            after[BLACK], after[WHITE] = elo(before[BLACK], before[WHITE], points, k)
-        winner_id = {BLACK: black_id, WHITE: white_id}.get(ending.winner or "")
-        claimed = db.session.execute(
-            update(Game)
-            .where(Game.id == game_id, Game.status != "finished")
-            .values(
-                status="finished", winner=ending.winner, winner_id=winner_id,
-                reason=ending.reason, line=ending.line, ended_at=utcnow(),
-                black_score_before=before[BLACK], black_score_after=after[BLACK],
-                white_score_before=before[WHITE], white_score_after=after[WHITE],
-                **({"black_ms": clocks["black_ms"], "white_ms": clocks["white_ms"]}
-                   if clocks else {}),
-            )
-        )
-        if claimed.rowcount != 1:
+        if not _claim(game_id, ending, winner_id, clocks):
             db.session.rollback()
             return None
-        if scored:
+        before = _locked_scores(black_id, white_id)
+        after = _scores_after(before, ending, k)
+        db.session.execute(update(Game).where(Game.id == game_id).values(
+            black_score_before=before[BLACK], black_score_after=after[BLACK],
+            white_score_before=before[WHITE], white_score_after=after[WHITE]))
+        if ending.reason not in UNSCORED_REASONS:
             for color, user_id in ((BLACK, black_id), (WHITE, white_id)):
-                db.session.execute(
-                    update(User).where(User.id == user_id).values(
-                        score=after[color], games=User.games + 1,
-                        **_counter_updates(color, ending.winner),
-                    )
-                )
+                db.session.execute(update(User).where(User.id == user_id).values(
+                    score=after[color], games=User.games + 1,
+                    **_counter_updates(color, ending.winner)))
         db.session.commit()
     except Exception:
         db.session.rollback()
         raise
     return result_payload(ending, winner_id, before, after)
+
+
+def _claim(game_id: int, ending: Ending, winner_id: int | None,
+           clocks: dict[str, int] | None) -> bool:
+    claimed = db.session.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.status != "finished")
+        .values(
+            status="finished", winner=ending.winner, winner_id=winner_id,
+            reason=ending.reason, line=ending.line, ended_at=utcnow(),
+            **({"black_ms": clocks["black_ms"], "white_ms": clocks["white_ms"]}
+               if clocks else {}),
+        )
+    )
+    return claimed.rowcount == 1
+
+
+def _locked_scores(black_id: int, white_id: int) -> dict[str, int]:
+    # Plain columns, not ORM objects: the session's identity map could hold stale scores.
+    # FOR NO KEY UPDATE (key_share): the claim's winner_id foreign key already holds a KEY
+    # SHARE lock on the winner's row, which a plain FOR UPDATE of another ending would wait
+    # for, and the two would deadlock. (SQLite ignores the clause: its one writer is enough.)
+    rows = db.session.execute(
+        select(User.id, User.score).where(User.id.in_((black_id, white_id)))
+        .order_by(User.id).with_for_update(key_share=True)).all()
+    scores = {user_id: score for user_id, score in rows}
+    return {BLACK: scores[black_id], WHITE: scores[white_id]}
+
+
+def _scores_after(before: dict[str, int], ending: Ending, k: int) -> dict[str, int]:
+    if ending.reason in UNSCORED_REASONS:
+        return dict(before)
+    black, white = elo(before[BLACK], before[WHITE], _points(ending.winner), k)
+    return {BLACK: black, WHITE: white}
 
 
 def result_payload(

@@ -8,12 +8,23 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import request
+from flask_babel import gettext
 from flask_login import current_user
 from flask_socketio import Namespace
 
 from gobang.extensions import db, socketio
 from gobang.models import User
-from gobang.services.notices import GAME, HALL, HALL_USER, ROOM_USER, SID, ActionError, Notice
+from gobang.services.notices import (
+    DISCONNECT_USER,
+    GAME,
+    HALL,
+    HALL_USER,
+    ROOM_USER,
+    SID,
+    ActionError,
+    Notice,
+)
+from gobang.services.registry import services
 
 log = logging.getLogger("gobang.sockets")
 HALL_NS = "/hall"
@@ -39,8 +50,20 @@ _ROUTES: dict[str, tuple[str, Callable[[Any], str | None]]] = {
 
 def publish(notices: Iterable[Notice]) -> None:
     for notice in notices:
+        if notice.target == DISCONNECT_USER:
+            _disconnect_user(notice)
+            continue
         namespace, room_of = _ROUTES[notice.target]
         socketio.emit(notice.event, notice.payload, namespace=namespace, to=room_of(notice.key))
+
+
+def _disconnect_user(notice: Notice) -> None:
+    """Tell each of the user's live connections why, then close it (a ban, from the host)."""
+    for namespace in (HALL_NS, ROOM_NS):
+        sid = services().store.connection(namespace, notice.key)
+        if sid is not None:
+            socketio.emit(notice.event, notice.payload, namespace=namespace, to=sid)
+            socketio.server.disconnect(sid, namespace=namespace)
 
 
 def ok(**fields: Any) -> dict[str, Any]:
@@ -55,14 +78,14 @@ def payload_dict(data: Any) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise bad_request("The payload must be a JSON object.")
+        raise bad_request(gettext("The payload must be a JSON object."))
     return data
 
 
 def int_field(data: dict[str, Any], name: str) -> int:
     value = data.get(name)
     if type(value) is not int:
-        raise bad_request(f"'{name}' must be an integer.")
+        raise bad_request(gettext("'%(name)s' must be an integer.", name=name))
     return value
 
 
@@ -72,14 +95,14 @@ MAX_ID = 2**62
 def id_field(data: dict[str, Any], name: str = "game_id") -> int:
     value = int_field(data, name)
     if not 0 < value < MAX_ID:
-        raise ActionError("not_found", "There is no such game.")
+        raise ActionError("not_found", gettext("There is no such game."))
     return value
 
 
 def bool_field(data: dict[str, Any], name: str) -> bool:
     value = data.get(name)
     if not isinstance(value, bool):
-        raise bad_request(f"'{name}' must be true or false.")
+        raise bad_request(gettext("'%(name)s' must be true or false.", name=name))
     return value
 
 
@@ -90,7 +113,7 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
     @functools.wraps(handler)
     def wrapper(self: SessionNamespace, data: Any = None, *extra: Any) -> dict[str, Any]:
         if self.user_id() is None:
-            return ActionError("unauthorized", "Log in first.").ack()
+            return ActionError("unauthorized", gettext("Log in first.")).ack()
         try:
             return handler(self, payload_dict(data))
         except ActionError as error:
@@ -110,7 +133,8 @@ class SessionNamespace(Namespace):
 
     def trigger_event(self, event: str, *args: Any) -> Any:
         """Route events, refusing what a client cannot legitimately send: unknown events,
-        and "connect"/"disconnect" sent as ordinary events to fake a (dis)connection."""
+        and "connect"/"disconnect" sent as ordinary events to fake a (dis)connection. These
+        run before Flask-SocketIO makes the event's request context, so they stay English."""
         if event in ("connect", "disconnect"):
             sid = args[0] if args else None
             if not self._is_lifecycle(event, sid):
@@ -131,7 +155,7 @@ class SessionNamespace(Namespace):
     def user(self) -> User:
         user = db.session.get(User, self.user_id())
         if user is None or not user.is_active:
-            raise ActionError("unauthorized", "Your account is not available.")
+            raise ActionError("unauthorized", gettext("Your account is not available."))
         return user
 
     def admit(self) -> User:

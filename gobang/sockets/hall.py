@@ -7,6 +7,7 @@ from typing import Any
 from flask import request
 from flask_socketio import join_room
 
+from gobang.extensions import socketio
 from gobang.services.registry import services
 from gobang.sockets.base import SessionNamespace, acknowledged, ok, publish, user_room
 
@@ -23,7 +24,11 @@ class HallNamespace(SessionNamespace):
     def on_disconnect(self, *reason: Any) -> None:
         user_id = self.forget()
         if user_id is not None:
-            publish(services().hall.disconnect(user_id, request.sid))
+            notices = services().hall.disconnect(user_id, request.sid)
+            # Broadcast from a task of its own: sending to a connection whose ping timed out
+            # closes it there and then, running its disconnect handler inside this one; when
+            # thousands time out at once that nesting overflowed the stack (docs/performance.md).
+            socketio.start_background_task(publish, notices)
 
     @acknowledged
     def on_start_match(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,8 @@ import pytest
 import requests
 import socketio
 
+from tests.support.databases import Databases
+
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse"
 _TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -30,15 +32,15 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
+    def __init__(self, workdir: Path, env: dict[str, str], database_url: str) -> None:
         self.workdir = workdir
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.db_path = workdir / "gobang.sqlite3"
+        self.database_url = database_url
         self.log_path = workdir / "server.log"
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("GOBANG_")},
-            "GOBANG_DATABASE_URL": f"sqlite:///{self.db_path}",
+            "GOBANG_DATABASE_URL": database_url,
             "GOBANG_SECRET_KEY": "live-test-secret",
             "GOBANG_RATELIMIT_ENABLED": "0",
             "GOBANG_ARGON2_MEMORY_KIB": "8192",
@@ -67,10 +69,14 @@ class LiveServer:
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         for client in self.clients:
+            # A connection the server closed leaves the transport's socket open.
+            ws = getattr(client.eio, "ws", None)
             try:
                 client.disconnect()
             except Exception:  # noqa: BLE001 - a client of a dead server may already be gone
                 pass
+            if ws is not None:
+                ws.shutdown()
         self.clients.clear()
         if self.process and self.process.poll() is None:
             self.process.send_signal(sig)
@@ -162,9 +168,14 @@ def live_env() -> dict[str, str]:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path, live_env: dict[str, str]) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path, live_env)
+def live_server(
+    tmp_path: Path, live_env: dict[str, str], databases: Databases
+) -> Iterator[LiveServer]:
+    # An empty database: the server builds its schema at start-up, as on a first install.
+    database_url = databases.empty(tmp_path)
+    server = LiveServer(tmp_path, live_env, database_url)
     server.start()
     yield server
     server.stop()
+    databases.drop(database_url)
     assert "Traceback" not in server.log(), server.log()

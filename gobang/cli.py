@@ -1,0 +1,181 @@
+"""The host's commands: `flask --app app <command>`.
+
+They run in their own process, beside the server: accounts are changed in the database
+directly, and what the live server must act on (disconnecting a banned user, aborting a game,
+maintenance mode) goes through the tables it polls about once a second (see
+gobang/services/admin.py). Commands that need the server wait a few seconds for it to confirm.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+from flask import Flask
+from flask.cli import with_appcontext
+from sqlalchemy import func, or_, select
+
+from gobang.extensions import db
+from gobang.models import Game, Move, User
+from gobang.services import admin
+from gobang.services.accounts import AccountError, password_problem
+from gobang.services.registry import services
+
+WAIT_HELP = "Seconds to wait for the running server to confirm (0: do not wait)."
+
+
+def register_commands(app: Flask) -> None:
+    for command in (create_user, reset_password, ban, unban, list_users, list_games,
+                    abort_game, maintenance):
+        app.cli.add_command(command)
+
+
+def _user(username: str) -> User:
+    user = services().accounts.find(username)
+    if user is None:
+        raise click.ClickException(f"There is no user named {username!r}.")
+    return user
+
+
+def _new_password() -> str:
+    # Read from the terminal (or stdin), never from the command line, where `ps` would show it.
+    password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    problem = password_problem(password)
+    if problem:
+        raise click.ClickException(problem)
+    return password
+
+
+def _await_server(command_id: int, wait: float) -> str | None:
+    deadline = time.monotonic() + wait
+    while True:
+        outcome = admin.command_outcome(command_id)
+        if outcome is not None or time.monotonic() >= deadline:
+            return outcome
+        time.sleep(0.2)
+
+
+def _report(command_id: int, wait: float, pending: str) -> None:
+    outcome = _await_server(command_id, wait) if wait > 0 else None
+    click.echo(f"Server: {outcome}." if outcome else pending)
+
+
+@click.command("create-user")
+@with_appcontext
+@click.argument("username")
+def create_user(username: str) -> None:
+    """Create an account (the password is asked for)."""
+    password = _new_password()
+    try:
+        user = services().accounts.register(username, password, password)
+    except AccountError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Created user {user.username} (id {user.id}).")
+
+
+@click.command("reset-password")
+@with_appcontext
+@click.argument("username")
+def reset_password(username: str) -> None:
+    """Set a new password for an account (the password is asked for)."""
+    user = _user(username)
+    try:
+        services().accounts.set_password(user, _new_password())
+    except AccountError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Password of {user.username} changed.")
+
+
+@click.command("ban")
+@with_appcontext
+@click.argument("username")
+@click.option("--wait", default=5.0, show_default=True, help=WAIT_HELP)
+def ban(username: str, wait: float) -> None:
+    """Lock a user out and disconnect them from the hall and their game at once."""
+    user = _user(username)
+    user.banned = True
+    db.session.commit()
+    click.echo(f"Banned {user.username}: they can no longer log in.")
+    command_id = admin.queue_command(admin.DISCONNECT, user.id)
+    _report(command_id, wait, "No running server answered yet; it will disconnect them "
+            "when it next polls.")
+
+
+@click.command("unban")
+@with_appcontext
+@click.argument("username")
+def unban(username: str) -> None:
+    """Let a banned user log in again."""
+    user = _user(username)
+    user.banned = False
+    db.session.commit()
+    click.echo(f"Unbanned {user.username}.")
+
+
+@click.command("list-users")
+@with_appcontext
+@click.option("--banned", is_flag=True, help="Only banned users.")
+@click.option("--search", default=None, help="Only names containing this text.")
+def list_users(banned: bool, search: str | None) -> None:
+    """List accounts: id, name, score, games played, and whether banned."""
+    query = select(User).where(User.deleted.is_(False)).order_by(User.id)
+    if banned:
+        query = query.where(User.banned.is_(True))
+    if search:
+        query = query.where(User.username_key.contains(search.casefold(), autoescape=True))
+    click.echo(f"{'id':>6}  {'username':<20} {'score':>6} {'games':>6}  status")
+    for user in db.session.scalars(query):
+        status = "banned" if user.banned else "active"
+        click.echo(f"{user.id:>6}  {user.username:<20} {user.score:>6} {user.games:>6}  {status}")
+
+
+@click.command("list-games")
+@with_appcontext
+def list_games() -> None:
+    """List the games in play (waiting for a player, or playing)."""
+    moves = (select(func.count(Move.id)).where(Move.game_id == Game.id)
+             .correlate(Game).scalar_subquery())
+    rows = db.session.execute(
+        select(Game, moves).where(or_(Game.status == "waiting", Game.status == "playing"))
+        .order_by(Game.id)).all()
+    click.echo(f"{'id':>6}  {'status':<8} {'ruleset':<9} {'moves':>5}  black vs white, started")
+    for game, count in rows:
+        started = game.started_at.strftime("%Y-%m-%d %H:%M")
+        click.echo(f"{game.id:>6}  {game.status:<8} {game.ruleset:<9} {count:>5}  "
+                   f"{game.black.username} vs {game.white.username}, {started} UTC")
+    if not rows:
+        click.echo("No games in play.")
+
+
+@click.command("abort-game")
+@with_appcontext
+@click.argument("game_id", type=int)
+@click.option("--wait", default=5.0, show_default=True, help=WAIT_HELP)
+def abort_game(game_id: int, wait: float) -> None:
+    """End a game in play with reason "aborted": no winner, no score change."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise click.ClickException(f"There is no game {game_id}.")
+    if game.status == "finished":
+        raise click.ClickException(f"Game {game_id} is already over.")
+    command_id = admin.queue_command(admin.ABORT, game_id)
+    _report(command_id, wait, "No running server answered yet; the game will be aborted "
+            "when the server next polls.")
+
+
+@click.command("maintenance")
+@with_appcontext
+@click.argument("state", type=click.Choice(["on", "off", "status"]))
+@click.option("--wait", default=5.0, show_default=True, help=WAIT_HELP)
+def maintenance(state: str, wait: float) -> None:
+    """Maintenance mode: "on" stops new games (games in play finish normally), "off" lets
+    them start again, "status" tells which. Restart once `list-games` shows none in play."""
+    if state != "status":
+        admin.set_maintenance(state == "on")
+    on = admin.maintenance_on()
+    live = db.session.scalar(select(func.count(Game.id)).where(Game.status != "finished"))
+    click.echo(f"Maintenance mode is {'on' if on else 'off'}; {live} game(s) in play.")
+    if state != "status":
+        command_id = admin.queue_command(admin.CONFIRM_MAINTENANCE, 0)
+        _report(command_id, wait, "No running server answered yet; it applies the mode "
+                "when it next polls, or as it starts.")

@@ -1,0 +1,154 @@
+"""What the host asks of the running server from the command line.
+
+`flask --app app ban NAME` and the other commands run in their own process, so they cannot
+reach the server's memory. They write to the database instead: `users.banned` (which every
+request checks, so a ban locks the user out at once), the `server_flags` table (maintenance
+mode) and the `admin_commands` table (disconnect a user, abort a game). The server reads those
+about once a second from its ticker (`AdminDesk.tick`), carries the commands out, and stamps
+each one done with its outcome, which the command line waits for and prints.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+
+from gobang.extensions import db
+from gobang.logs import event
+from gobang.models import AdminCommand, ServerFlag, utcnow
+from gobang.services.clock import Clock
+from gobang.services.games import LiveGames
+from gobang.services.hall import Hall
+from gobang.services.notices import DISCONNECT_USER, ActionError, Notice
+
+log = logging.getLogger("gobang.admin")
+
+MAINTENANCE_FLAG = "maintenance"
+DISCONNECT = "disconnect_user"
+ABORT = "abort_game"
+# Carries nothing out: its outcome tells the command line that maintenance mode is applied,
+# because every poll reads the flag before the commands.
+CONFIRM_MAINTENANCE = "confirm_maintenance"
+KINDS = (DISCONNECT, ABORT, CONFIRM_MAINTENANCE)
+CONNECTION_NAMESPACES = ("/hall", "/room")
+
+
+# --- the command line's side -------------------------------------------------------------------
+
+
+def set_flag(name: str, value: str) -> None:
+    flag = db.session.get(ServerFlag, name)
+    if flag is None:
+        db.session.add(ServerFlag(name=name, value=value))
+    else:
+        flag.value = value
+    db.session.commit()
+
+
+def flag_value(name: str) -> str | None:
+    return db.session.scalar(select(ServerFlag.value).where(ServerFlag.name == name))
+
+
+def set_maintenance(on: bool) -> None:
+    set_flag(MAINTENANCE_FLAG, "on" if on else "off")
+
+
+def maintenance_on() -> bool:
+    return flag_value(MAINTENANCE_FLAG) == "on"
+
+
+def queue_command(kind: str, target_id: int) -> int:
+    if kind not in KINDS:
+        raise ValueError(f"unknown admin command {kind!r}")
+    command = AdminCommand(kind=kind, target_id=target_id)
+    db.session.add(command)
+    db.session.commit()
+    return command.id
+
+
+def command_outcome(command_id: int) -> str | None:
+    """What the server did, or None while the command waits for it."""
+    db.session.expire_all()  # read what the server wrote since, not what this session cached
+    row = db.session.get(AdminCommand, command_id)
+    return row.outcome if row is not None and row.done_at is not None else None
+
+
+# --- the server's side -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingCommand:
+    id: int
+    kind: str
+    target_id: int
+
+
+class AdminDesk:
+    """Carries out, in the server, what the command line left in the database."""
+
+    def __init__(self, clock: Clock, hall: Hall, games: LiveGames, interval: float) -> None:
+        self.clock = clock
+        self.hall = hall
+        self.games = games
+        self.interval = interval
+        self._last_poll: float | None = None
+        self._handlers: dict[str, Callable[[int], tuple[str, list[Notice]]]] = {
+            DISCONNECT: self._disconnect, ABORT: self._abort,
+            CONFIRM_MAINTENANCE: self._confirm_maintenance}
+
+    def tick(self) -> list[Notice]:
+        """Poll at most once per `interval`: the ticker runs far more often than that."""
+        now = self.clock()
+        if self._last_poll is not None and now - self._last_poll < self.interval:
+            return []
+        self._last_poll = now
+        return self.poll()
+
+    def poll(self) -> list[Notice]:
+        notices = self.hall.set_maintenance(maintenance_on())
+        db.session.commit()  # end the read transaction before commands write
+        for command in self._pending():
+            outcome, more = self._carry_out(command)
+            notices += more
+            db.session.execute(update(AdminCommand).where(AdminCommand.id == command.id)
+                               .values(done_at=utcnow(), outcome=outcome))
+            db.session.commit()
+            event(log, "admin_command", id=command.id, kind=command.kind,
+                  target=command.target_id, outcome=outcome)
+        return notices
+
+    def _pending(self) -> list[PendingCommand]:
+        rows = db.session.execute(
+            select(AdminCommand.id, AdminCommand.kind, AdminCommand.target_id)
+            .where(AdminCommand.done_at.is_(None)).order_by(AdminCommand.id)).all()
+        return [PendingCommand(*row) for row in rows]
+
+    def _carry_out(self, command: PendingCommand) -> tuple[str, list[Notice]]:
+        handler = self._handlers.get(command.kind)
+        if handler is None:
+            return "unknown command", []
+        try:
+            return handler(command.target_id)
+        except ActionError as error:
+            db.session.rollback()
+            return str(error.message).rstrip("."), []
+        except Exception:  # noqa: BLE001 - one bad command must not block the ones after it
+            db.session.rollback()
+            log.exception("admin command failed", extra={"fields": {"id": command.id}})
+            return "failed: see the server log", []
+
+    def _disconnect(self, user_id: int) -> tuple[str, list[Notice]]:
+        store = self.hall.store
+        if all(store.connection(ns, user_id) is None for ns in CONNECTION_NAMESPACES):
+            return "not connected", []
+        notice = Notice("session_ended", {"reason": "banned"}, DISCONNECT_USER, user_id)
+        return "disconnected", [notice]
+
+    def _abort(self, game_id: int) -> tuple[str, list[Notice]]:
+        return "aborted", self.games.abort(game_id)
+
+    def _confirm_maintenance(self, _target: int) -> tuple[str, list[Notice]]:
+        return f"maintenance mode {'on' if self.games.maintenance else 'off'}", []

@@ -1,0 +1,99 @@
+"""What /metrics reports, in the Prometheus text format (version 0.0.4).
+
+Counters are kept here, in memory, since the server started (Prometheus copes with the reset
+on a restart); gauges are read from the live store when scraped.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gobang.services.store import LiveStore
+
+# Upper bounds, in seconds, of the move-save latency histogram: a healthy save takes about a
+# millisecond; a slow disk or a locked database shows up in the upper buckets.
+SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+# Reported even before they happen, so that a dashboard's series exist from the start.
+KNOWN_REASONS = ("five", "resign", "disconnect", "timeout", "draw_agreed", "board_full",
+                 "aborted")
+NAMESPACES = ("/hall", "/room")
+
+
+@dataclass
+class Metrics:
+    moves: int = 0
+    game_ends: Counter[str] = field(default_factory=Counter)
+    save_buckets: list[int] = field(default_factory=lambda: [0] * len(SAVE_BUCKETS))
+    save_count: int = 0
+    save_sum: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def move_saved(self, seconds: float) -> None:
+        """One move was written to the database in `seconds`."""
+        with self._lock:
+            self.moves += 1
+            self.save_count += 1
+            self.save_sum += seconds
+            for index, bound in enumerate(SAVE_BUCKETS):
+                if seconds <= bound:
+                    self.save_buckets[index] += 1
+
+    def game_ended(self, reason: str) -> None:
+        with self._lock:
+            self.game_ends[reason] += 1
+
+    def exposition(self, store: LiveStore, maintenance: bool) -> str:
+        with self._lock:
+            lines = [*self._gauges(store, maintenance), *self._counters(), *self._histogram()]
+        return "\n".join(lines) + "\n"
+
+    def _gauges(self, store: LiveStore, maintenance: bool) -> Iterable[str]:
+        yield from _family("gobang_connected_users", "gauge",
+                           "Users with a live Socket.IO connection, per namespace.")
+        for namespace in NAMESPACES:
+            yield _sample("gobang_connected_users", len(store.connected_users(namespace)),
+                          namespace=namespace)
+        yield from _family("gobang_queued_players", "gauge", "Players waiting to be matched.")
+        yield _sample("gobang_queued_players", len(store.queue_entries()))
+        statuses = Counter(game.status for game in store.games())
+        yield from _family("gobang_live_games", "gauge",
+                           "Games held by the server, by status (waiting, playing).")
+        for status in ("waiting", "playing"):
+            yield _sample("gobang_live_games", statuses[status], status=status)
+        yield from _family("gobang_maintenance", "gauge",
+                           "1 while maintenance mode keeps new games from starting.")
+        yield _sample("gobang_maintenance", int(maintenance))
+
+    def _counters(self) -> Iterable[str]:
+        yield from _family("gobang_moves_total", "counter", "Moves played and saved.")
+        yield _sample("gobang_moves_total", self.moves)
+        yield from _family("gobang_game_ends_total", "counter", "Games ended, by reason.")
+        for reason in sorted(set(KNOWN_REASONS) | set(self.game_ends)):
+            yield _sample("gobang_game_ends_total", self.game_ends[reason], reason=reason)
+
+    def _histogram(self) -> Iterable[str]:
+        name = "gobang_move_save_seconds"
+        yield from _family(name, "histogram", "Time to write one move to the database.")
+        for bound, count in zip(SAVE_BUCKETS, self.save_buckets, strict=True):
+            yield _sample(f"{name}_bucket", count, le=repr(bound))
+        yield _sample(f"{name}_bucket", self.save_count, le="+Inf")
+        yield _sample(f"{name}_sum", self.save_sum)
+        yield _sample(f"{name}_count", self.save_count)
+
+
+def _family(name: str, kind: str, help_text: str) -> list[str]:
+    return [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"]
+
+
+def _sample(name: str, value: float, **labels: str) -> str:
+    if not labels:
+        return f"{name} {value}"
+    pairs = ",".join(f'{key}="{_escape(text)}"' for key, text in labels.items())
+    return f"{name}{{{pairs}}} {value}"
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

@@ -1,0 +1,100 @@
+"""Schema changes come as migrations that upgrade an existing database and keep its data.
+
+Run on SQLite, and on PostgreSQL when GOBANG_TEST_DATABASE_URL is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import inspect, text
+
+from gobang import ROOT
+from gobang.extensions import db, migrate
+
+FIRST_REVISION = "54c7763d4935"
+WHEN = datetime(2026, 1, 2, 3, 4, 5)
+
+
+@pytest.fixture
+def migration_app(databases, tmp_path: Path) -> Iterator[Flask]:
+    """Only the database and the migrations: the full app would need the newest schema."""
+    url = databases.empty(tmp_path)
+    app = Flask("migrations", instance_path=str(tmp_path))
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    with app.app_context():
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+    databases.drop(url)
+
+
+def fill_first_revision() -> None:
+    """Two players and a finished game with moves, written as the first schema had them."""
+    user = text(
+        "INSERT INTO users (id, username, username_key, password_hash, score, games, wins,"
+        " losses, draws, banned, deleted, created_at, last_seen_at) VALUES (:id, :name, :name,"
+        " 'hash', :score, 1, :wins, :losses, 0, :banned, false, :when, :when)")
+    db.session.execute(user, [
+        {"id": 1, "name": "ann", "score": 1030, "wins": 1, "losses": 0, "banned": False,
+         "when": WHEN},
+        {"id": 2, "name": "bo", "score": 970, "wins": 0, "losses": 1, "banned": True,
+         "when": WHEN}])
+    db.session.execute(text(
+        "INSERT INTO games (id, ruleset, status, black_id, white_id, winner, winner_id, reason,"
+        " black_undos, white_undos, created_at, started_at, ended_at) VALUES (7, 'renju',"
+        " 'finished', 1, 2, 'black', 1, 'resign', 0, 0, :when, :when, :when)"), {"when": WHEN})
+    db.session.execute(text(
+        "INSERT INTO moves (game_id, number, row, col, color, created_at)"
+        " VALUES (7, :number, :row, 7, :color, :when)"),
+        [{"number": n, "row": n, "color": "black" if n % 2 else "white", "when": WHEN}
+         for n in (1, 2, 3)])
+    db.session.commit()
+
+
+def test_upgrade_from_the_first_revision_keeps_the_data(migration_app):
+    upgrade(revision=FIRST_REVISION)
+    fill_first_revision()
+    upgrade()
+    users = db.session.execute(text(
+        "SELECT id, username, score, wins, losses, banned FROM users ORDER BY id")).all()
+    assert [tuple(row) for row in users] == [
+        (1, "ann", 1030, 1, 0, False), (2, "bo", 970, 0, 1, True)]
+    game = db.session.execute(text(
+        "SELECT ruleset, status, winner_id, reason, ended_at FROM games WHERE id = 7")).one()
+    assert tuple(game[:4]) == ("renju", "finished", 1, "resign")
+    assert str(game.ended_at) == str(WHEN)  # SQLite hands raw SQL a string, PostgreSQL a datetime
+    moves = db.session.execute(text(
+        "SELECT number, row, color FROM moves WHERE game_id = 7 ORDER BY number")).all()
+    assert [tuple(m) for m in moves] == [(1, 1, "black"), (2, 2, "white"), (3, 3, "black")]
+
+
+def test_head_has_the_admin_tables(migration_app):
+    upgrade()
+    tables = set(inspect(db.engine).get_table_names())
+    assert {"users", "games", "moves", "server_flags", "admin_commands"} <= tables
+
+
+def test_models_and_migrations_agree(migration_app):
+    """A model change without its migration would show up here as a difference."""
+    upgrade()
+    with db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, db.metadata) == []
+
+
+def test_every_migration_can_be_undone_and_redone(migration_app):
+    upgrade()
+    downgrade(revision="base")
+    assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+    upgrade()
+    assert "admin_commands" in inspect(db.engine).get_table_names()
