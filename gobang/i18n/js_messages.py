@@ -113,6 +113,14 @@ _ROOM = (
     N_("Can't reach the server; retrying…"),
     N_("Could not connect ({reason}). Reload the page to try again."),
     N_("{count} watching"),
+    N_("Paused"),
+    N_("Pause"),
+    N_("Resume"),
+    N_("Pause requested"),
+    N_("Waiting to resume"),
+    N_("The pause was declined."),
+    N_("Your opponent wants to resume."),
+    N_("Your session was ended by the server's host."),
 )
 _REPLAY = (
     N_("Move {n} of {total}"),

@@ -134,4 +134,6 @@ class LiveGame:
             "paused": self.paused,
             "draw_offer": self.draw_offer,
             "undo_request": self.undo_request,
+            "pause_request": self.pause_request,
+            "resume_votes": sorted(self.resume_votes),
         }

@@ -25,6 +25,7 @@
   const ui = {
     error: $("hall-error"),
     connection: $("connection-notice"),
+    maintenance: $("maintenance-notice"),
     currentGame: $("current-game"),
     backToGame: $("back-to-game"),
     challenges: $("challenges"),
@@ -333,6 +334,19 @@
     setMatching(Boolean(me && me.status === "queued"));
     renderOnline();
     renderGames(data.games);
+    setMaintenance(Boolean(data.maintenance));
+  }
+
+  /** In maintenance the server starts no new games, so matching and challenges are off. */
+  function setMaintenance(on) {
+    ui.maintenance.classList.toggle("hidden", !on);
+    if (on) setMatching(false);
+    ui.matchButton.disabled = on;
+    root.classList.toggle("maintenance", on);
+  }
+
+  function onSessionEnded() {
+    stop(t("Your session was ended by the server's host."));
   }
 
   function onMatchFound(data) {
@@ -380,6 +394,8 @@
   socket.on("challenge_cancelled", onChallengeCancelled);
   socket.on("chat", onChat);
   socket.on("session_replaced", onSessionReplaced);
+  socket.on("maintenance", (data) => setMaintenance(Boolean(data.on)));
+  socket.on("session_ended", onSessionEnded);
 
   ui.matchButton.addEventListener("click", onMatchClick);
   ui.ruleset.addEventListener("change", onRulesetChange);

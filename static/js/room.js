@@ -36,6 +36,8 @@
     error: $("room-error"),
     drawPrompt: $("draw-prompt"),
     undoPrompt: $("undo-prompt"),
+    pausePrompt: $("pause-prompt"),
+    pauseButton: $("pause-button"),
     controls: $("controls"),
     playControls: $("play-controls"),
     resignButton: $("resign-button"),
@@ -61,6 +63,7 @@
     players: {black: null, white: null}, moves: [], toMove: null,
     clocks: null, clocksAt: 0, result: null,
     drawOfferBy: null, undoRequestBy: null, rematchBy: null,
+    paused: false, pauseRequestBy: null, resumeVotes: [],
   };
   const page = {
     stopped: false, connected: false, placing: false, confirmingResign: false,
@@ -93,7 +96,7 @@
   }
 
   function isMyTurn() {
-    return isPlayer() && game.status === "playing" && game.toMove === game.you;
+    return isPlayer() && game.status === "playing" && !game.paused && game.toMove === game.you;
   }
 
   function showError(message) {
@@ -150,8 +153,13 @@
     game.moves = (state.moves || []).slice();
     game.toMove = state.to_move;
     game.result = state.result;
-    // Offers are not part of GameState, so a fresh join starts without any.
-    game.drawOfferBy = game.undoRequestBy = game.rematchBy = null;
+    // Open offers come with the state, so a reload shows them again.
+    game.drawOfferBy = state.draw_offer || null;
+    game.undoRequestBy = state.undo_request || null;
+    game.pauseRequestBy = state.pause_request || null;
+    game.paused = Boolean(state.paused);
+    game.resumeVotes = state.resume_votes || [];
+    game.rematchBy = (state.rematch_offers || []).length === 1 ? state.rematch_offers[0] : null;
     setClocks(state.clocks);
     board.setMoves(game.moves);
     board.setWinLine(state.result ? state.result.line : null);
@@ -167,7 +175,9 @@
 
   function remainingMs(color) {
     const base = game.clocks[`${color}_ms`];
-    const running = game.status === "playing" && game.toMove === color;
+    // The server does not time black's first move, nor anyone while the game is paused.
+    const running = game.status === "playing" && !game.paused && game.toMove === color
+      && game.moves.length >= 1;
     return Math.max(0, base - (running ? performance.now() - game.clocksAt : 0));
   }
 
@@ -204,6 +214,7 @@
 
   function statusText() {
     if (game.status === "waiting") return t("Waiting for opponent…");
+    if (game.status === "playing" && game.paused) return t("Paused");
     if (game.status === "playing") {
       if (!isPlayer()) return game.toMove === "white" ? t("White to move") : t("Black to move");
       return game.toMove === game.you ? t("Your turn") : t("Opponent's turn");
@@ -234,7 +245,16 @@
     ui.drawButton.textContent = game.drawOfferBy === game.you ? t("Draw offered") : t("Offer draw");
     ui.undoButton.disabled = !playing || game.undoRequestBy !== null || !haveMoved();
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
+    renderPauseButton(playing);
     renderRematch();
+  }
+
+  function renderPauseButton(playing) {
+    const myVote = game.resumeVotes.includes(game.you);
+    ui.pauseButton.disabled = !playing || (!game.paused && game.pauseRequestBy !== null)
+      || (game.paused && myVote);
+    if (game.paused) ui.pauseButton.textContent = myVote ? t("Waiting to resume") : t("Resume");
+    else ui.pauseButton.textContent = game.pauseRequestBy === game.you ? t("Pause requested") : t("Pause");
   }
 
   function haveMoved() {
@@ -254,6 +274,7 @@
     const answering = isPlayer() && game.status === "playing";
     show(ui.drawPrompt, answering && game.drawOfferBy === other(game.you));
     show(ui.undoPrompt, answering && game.undoRequestBy === other(game.you));
+    show(ui.pausePrompt, answering && !game.paused && game.pauseRequestBy === other(game.you));
   }
 
   function renderClocks() {
@@ -478,6 +499,49 @@
     };
   }
 
+  function onPauseButton() {
+    if (game.paused) request("resume", {game_id: GAME_ID});
+    else request("request_pause", {game_id: GAME_ID});
+  }
+
+  function answerPause(accept) {
+    request("answer_pause", {game_id: GAME_ID, accept: accept});
+  }
+
+  function onPauseRequested(data) {
+    game.pauseRequestBy = data.by;
+    renderPrompts();
+    renderControls();
+  }
+
+  function onPauseDeclined() {
+    game.pauseRequestBy = null;
+    showNotice(t("The pause was declined."));
+    renderPrompts();
+    renderControls();
+  }
+
+  function onPaused(data) {
+    game.paused = true;
+    game.pauseRequestBy = null;
+    game.resumeVotes = [];
+    setClocks(data.clocks);
+    renderAll();
+  }
+
+  function onResumeRequested(data) {
+    game.resumeVotes = [data.by];
+    if (isPlayer() && data.by !== game.you) showNotice(t("Your opponent wants to resume."));
+    renderControls();
+  }
+
+  function onResumed(data) {
+    game.paused = false;
+    game.resumeVotes = [];
+    setClocks(data.clocks);
+    renderAll();
+  }
+
   function onUndone(data) {
     game.moves = (data.moves || []).slice();
     game.toMove = game.moves.length % 2 === 0 ? "black" : "white";
@@ -651,12 +715,21 @@
   socket.on("chat", onChat);
   socket.on("spectators", (data) => { ui.spectators.textContent = t("{count} watching", {count: data.count}); });
   socket.on("session_replaced", onSessionReplaced);
+  socket.on("pause_requested", onPauseRequested);
+  socket.on("pause_declined", onPauseDeclined);
+  socket.on("paused", onPaused);
+  socket.on("resume_requested", onResumeRequested);
+  socket.on("resumed", onResumed);
+  socket.on("session_ended", () => stop(t("Your session was ended by the server's host.")));
 
   ui.resignButton.addEventListener("click", askResign);
   $("resign-confirm").addEventListener("click", () => answerResign(true));
   $("resign-cancel").addEventListener("click", () => answerResign(false));
   ui.drawButton.addEventListener("click", offerDraw);
   ui.undoButton.addEventListener("click", requestUndo);
+  ui.pauseButton.addEventListener("click", onPauseButton);
+  $("pause-accept").addEventListener("click", () => answerPause(true));
+  $("pause-decline").addEventListener("click", () => answerPause(false));
   $("draw-accept").addEventListener("click", () => answerDraw(true));
   $("draw-decline").addEventListener("click", () => answerDraw(false));
   $("undo-accept").addEventListener("click", () => answerUndo(true));
