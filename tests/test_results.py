@@ -140,8 +140,8 @@ def test_two_games_of_one_player_ending_at_once_lose_no_score(app):
     assert counters(app, ann)[1:3] == (2, 2)
 
 
-def test_restored_game_nobody_returns_to_is_aborted(app, two_users):
-    clock = FakeClock()
+def restored_after_two_moves(app, two_users, clock):
+    """A game with two moves played, then the server rebuilt (a restart) and restored."""
     app.config["CLOCK"] = clock
     first = build_services(app)
     with app.app_context():
@@ -154,29 +154,28 @@ def test_restored_game_nobody_returns_to_is_aborted(app, two_users):
     second = build_services(app)
     with app.app_context():
         second.games.restore()
+    return second, live.game_id
+
+
+def ending_after_grace(app, services, clock):
+    with app.app_context():
         clock.advance(30)
-        notices = second.games.tick()
-    result = next(n.payload["result"] for n in notices if n.event == "game_over")
+        notices = services.games.tick()
+    return next(n.payload["result"] for n in notices if n.event == "game_over")
+
+
+def test_restored_game_nobody_returns_to_is_aborted(app, two_users):
+    clock = FakeClock()
+    services, _game_id = restored_after_two_moves(app, two_users, clock)
+    result = ending_after_grace(app, services, clock)
     assert (result["winner"], result["reason"]) == (None, "aborted")
     assert counters(app, two_users[0]) == (1000, 0, 0, 0, 0)
 
 
 def test_restored_game_only_one_returns_to_is_won_by_them(app, two_users):
     clock = FakeClock()
-    app.config["CLOCK"] = clock
-    first = build_services(app)
+    services, game_id = restored_after_two_moves(app, two_users, clock)
     with app.app_context():
-        black, white = (db.session.get(User, i) for i in two_users)
-        live, _ = first.games.create(black, white, "freestyle")
-        first.games.join(live.game_id, black.id, "sid-b")
-        first.games.join(live.game_id, white.id, "sid-w")
-        first.games.place_stone(live.game_id, black.id, 7, 7)
-        first.games.place_stone(live.game_id, white.id, 7, 8)
-    second = build_services(app)
-    with app.app_context():
-        second.games.restore()
-        second.games.join(live.game_id, two_users[1], "sid-w2")
-        clock.advance(30)
-        notices = second.games.tick()
-    result = next(n.payload["result"] for n in notices if n.event == "game_over")
+        services.games.join(game_id, two_users[1], "sid-w2")
+    result = ending_after_grace(app, services, clock)
     assert (result["winner"], result["reason"]) == ("white", "disconnect")

@@ -570,20 +570,13 @@
     li.appendChild(document.createTextNode(" "));
     li.appendChild(el("strong", "", data.from.username));
     li.appendChild(document.createTextNode(`: ${data.text}`));
-    const atBottom = ui.chatLog.scrollHeight - ui.chatLog.scrollTop - ui.chatLog.clientHeight < 40;
-    ui.chatLog.appendChild(li);
-    while (ui.chatLog.children.length > 200) ui.chatLog.firstChild.remove();
-    if (atBottom) ui.chatLog.scrollTop = ui.chatLog.scrollHeight;
+    window.GobangChat.append(ui.chatLog, li);
   }
 
   function onChatSubmit(event) {
     event.preventDefault();
-    const text = ui.chatInput.value.trim();
-    if (!text) return;
-    if (text.length > 300) {
-      showError(t("Messages are at most 300 characters."));
-      return;
-    }
+    const text = window.GobangChat.draft(ui.chatInput, showError);
+    if (text === null) return;
     request("chat", {game_id: GAME_ID, text: text}, () => { ui.chatInput.value = ""; });
   }
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 
 import pytest
 import requests
 
 from tests.live.test_play import BLACK_FIVE, matched_pair, play
-from tests.support.live import PASSWORD, ROOT
+from tests.support.live import PASSWORD, ROOT, wait_until
 
 pytestmark = [pytest.mark.live]
 
@@ -32,15 +31,6 @@ def log_in(live_server, username: str, password: str = PASSWORD) -> requests.Res
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
     return http.post(f"{live_server.url}/login", allow_redirects=False, timeout=10,
                      data={"csrf_token": token, "username": username, "password": password})
-
-
-def wait_until(condition, timeout: float = 5) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def test_created_user_can_log_in(live_server):

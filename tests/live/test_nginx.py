@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from tests.live.test_play import BLACK_FIVE, matched_pair, play
+from tests.support.live import wait_until
 from tests.support.nginx import DEPLOY, nginx_binary
 
 pytestmark = [pytest.mark.live]
@@ -43,15 +43,6 @@ def session_from(address: str) -> requests.Session:
 
 
 UPGRADE = re.compile(r'"GET /socket\.io/\?[^"]*transport=websocket[^"]*" 101 ')
-
-
-def wait_until(condition, timeout: float = 5) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def test_game_is_played_through_nginx_over_websocket(live_server, nginx):

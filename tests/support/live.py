@@ -25,6 +25,16 @@ PASSWORD = "correct horse"
 _TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
+def wait_until(condition, timeout: float = 5) -> bool:
+    """Poll `condition` until it holds or `timeout` seconds pass; says which happened."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
