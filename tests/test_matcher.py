@@ -119,3 +119,4 @@ def test_a_thousand_players_are_all_paired_in_one_tick(matcher):
     pairings, _ = matcher.tick()
     assert len(pairings) == 500
     assert len({u for p in pairings for u in (p.black, p.white)}) == 1000
+

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,12 +31,12 @@ from gobang.services.notices import GAME, HALL, ActionError, Notice
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.records import stored_state
 from gobang.services.results import Ending, save_result
-from gobang.services.store import LiveStore
+from gobang.services.store import LiveStore, Recent
 
 log = logging.getLogger("gobang.games")
 _INSERT_MOVE = insert(Move.__table__)
 _SAVE_CLOCKS = update(Game.__table__).where(Game.__table__.c.id == bindparam("game"))
-FINISHED_KEPT = 2000
+RECENT_GAMES_KEPT = 2000
 MAINTENANCE_MESSAGE = lazy_gettext("The server is in maintenance: no new games start for now. "
                                    "Games in play finish normally.")
 
@@ -63,14 +62,12 @@ class LiveGames(Negotiations):
         self.settings = settings
         self.chat_limiter = chat_limiter
         self.move_limiter = move_limiter
-        self.chat_logs: dict[int, list[dict[str, Any]]] = {}
-        self.rematch_offers: dict[int, set[str]] = {}
-        self.rematched: set[int] = set()
+        # Per game, kept for the most recent games only so memory stays flat.
+        self.chat_logs: Recent[int, list[dict[str, Any]]] = Recent(RECENT_GAMES_KEPT)
+        self.rematch_offers: Recent[int, set[str]] = Recent(RECENT_GAMES_KEPT)
         # Set by the hall: the presence notices for a user whose status changed.
         self.presence = presence or (lambda user_id: [])
         self._sid_games: dict[str, tuple[int, int]] = {}
-        # Recently finished games stay reachable for rematch offers.
-        self.finished: OrderedDict[int, LiveGame] = OrderedDict()
         self._move_writer: Connection | None = None
         self._move_lock = threading.Lock()
         self.metrics = metrics or Metrics()
@@ -379,7 +376,6 @@ class LiveGames(Negotiations):
                              self.settings.rating_k, clocks)
         live.status = "finished"
         self.store.drop_game(live.game_id)
-        self._remember_finished(live)
         if result is None:  # another process or path ended it first
             return []
         live.result = result
@@ -389,15 +385,10 @@ class LiveGames(Negotiations):
         notices = [self._room("game_over", live, result=result)]
         return notices + self._games_changed() + self._presence_of(live)
 
-    def _remember_finished(self, live: LiveGame) -> None:
-        self.finished[live.game_id] = live
-        while len(self.finished) > FINISHED_KEPT:
-            self.finished.popitem(last=False)
-
     # --- helpers ---------------------------------------------------------------------------------
 
     def _player_game(self, game_id: int, user_id: int) -> tuple[LiveGame, str]:
-        live = self.store.get_game(game_id) or self.finished.get(game_id)
+        live = self.store.get_game(game_id)
         if live is None:
             if db.session.get(Game, game_id) is None:
                 raise ActionError("not_found", gettext("There is no such game."))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 
 from gobang.extensions import db
 from gobang.models import Game, Move, User
@@ -181,7 +181,7 @@ class Negotiations:
         if row.status != "finished":
             raise ActionError(
                 "conflict", gettext("A rematch can be offered once the game is over."))
-        if row.id in self.rematched:
+        if db.session.scalar(select(Game.id).where(Game.rematch_of == row.id)) is not None:
             raise ActionError("conflict", gettext("The rematch has already started."))
         for other in (row.black_id, row.white_id):
             if self.current_game_of(other) is not None:
@@ -194,7 +194,6 @@ class Negotiations:
 
     def _start_rematch(self: LiveGames, row: Game) -> list[Notice]:
         self.rematch_offers.pop(row.id, None)
-        self.rematched.add(row.id)
         black, white = db.session.get(User, row.white_id), db.session.get(User, row.black_id)
         clock = None
         if row.clock_initial_ms is not None:

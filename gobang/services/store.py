@@ -7,8 +7,9 @@ say) can replace the in-process one without touching the namespaces.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 
 @dataclass
@@ -121,3 +122,26 @@ class MemoryStore:
     def game_of_user(self, user_id: int) -> int | None:
         with self._lock:
             return self._user_game.get(user_id)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Recent(OrderedDict[K, V]):
+    """A dict that keeps only the `limit` most recently written keys."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
+    def setdefault(self, key: K, default: V) -> V:  # OrderedDict's would bypass the limit
+        if key not in self:
+            self[key] = default
+        return self[key]
