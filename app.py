@@ -144,8 +144,20 @@ def serve(server_app, host: str, port: int) -> None:
     # frame while an earlier one is unacknowledged, and the peer's delayed ACK turns a
     # sub-millisecond move into 25-45 ms (measured with bench/load.py --scenario single).
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    _calm_garbage_collector()
     # max_size: eventlet serves at most this many connections at once (its default is 1024).
     eventlet.wsgi.server(listener, server_app, log_output=False, max_size=max_connections)
+
+
+def _calm_garbage_collector() -> None:
+    """Thousands of connections are millions of long-lived objects, and a full collection of
+    them stops every game for 100-200 ms: that was most of the moves' p99 with 1,000 games
+    (docs/performance.md). Start-up objects are frozen out of collection, and collections
+    run less often; cyclic garbage is still collected."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1_000)
 
 
 def _raise_open_files_limit(wanted: int) -> None:

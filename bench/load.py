@@ -1,0 +1,523 @@
+"""Load generator: real Socket.IO clients over loopback against `python app.py`.
+
+    .venv/bin/python bench/load.py --scenario single|throughput|thousand|idle|matching|
+                                              login-burst|soak [--json FILE] [options]
+
+Each scenario starts its own server(s) on 127.0.0.1 with a temporary database, drives them
+with asyncio clients in one or more bench processes, stops everything and prints a report
+(and a JSON line). Game scenarios run twice in the same invocation: against the Gobang server
+and against bench/relay_server.py (the same Flask-SocketIO + eventlet set-up relaying moves,
+nothing else), so each figure can be read as a ratio to the stack's own ceiling.
+
+Every loop is bounded: a scenario ends after its duration (or its count) and a drain period.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import logging
+import multiprocessing as mp
+import os
+import platform
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.players import (  # noqa: E402
+    Pace,
+    Recorder,
+    Seat,
+    login,
+    new_http,
+    open_client,
+    percentile,
+    sio_client,
+)
+
+# Low hashing cost for registering bench users quickly; the login-burst scenario overrides it.
+FAST_HASH = {"GOBANG_ARGON2_MEMORY_KIB": "1024", "GOBANG_ARGON2_TIME_COST": "1",
+             "GOBANG_ARGON2_PARALLELISM": "1"}
+# Seating a thousand games takes minutes; the first games must not be aborted (no first move
+# within 30 s) while the last ones are being seated.
+GAME_ENV = {"GOBANG_ABORT_SECONDS": "3600"}
+DRAIN_SECONDS = 3.0
+
+
+# --- servers --------------------------------------------------------------------------------
+
+class Server:
+    """`python app.py` (kind "app") or bench/relay_server.py (kind "relay") on a free port."""
+
+    def __init__(self, kind: str, env: dict[str, str] | None = None) -> None:
+        self.kind = kind
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"gobang-bench-{kind}-"))
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = self.workdir / "server.log"
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("GOBANG_")},
+            "GOBANG_DATABASE_URL": f"sqlite:///{self.workdir / 'gobang.sqlite3'}",
+            "GOBANG_SECRET_KEY": "bench-secret",
+            "GOBANG_RATELIMIT_ENABLED": "0",
+            "GOBANG_LOG_LEVEL": "WARNING",
+            **(env or {}),
+        }
+        self.process: subprocess.Popen | None = None
+        self.ps: psutil.Process | None = None
+
+    def start(self) -> Server:
+        # BENCH_APP_SCRIPT: another build's app.py, for before/after comparisons.
+        script = (os.environ.get("BENCH_APP_SCRIPT", "app.py") if self.kind == "app"
+                  else "bench/relay_server.py")
+        with self.log_path.open("a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, script, "--port", str(self.port)],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        self.ps = psutil.Process(self.process.pid)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.kind} server exited:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"{self.kind} server did not start:\n{self.log()}")
+
+    def rss(self) -> int:
+        return self.ps.memory_info().rss if self.ps else 0
+
+    def cpu_seconds(self) -> float:
+        if not self.ps:
+            return 0.0
+        times = self.ps.cpu_times()
+        return times.user + times.system
+
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# --- bench processes ------------------------------------------------------------------------
+
+@dataclass
+class Job:
+    """What one bench process plays: `games` games on `url` (kind "app" or "relay")."""
+
+    kind: str
+    url: str
+    index: int
+    games: int
+    every: float = 0.0  # seconds between one player's moves; 0 = closed loop
+    batch: int = 50  # players matched at a time through the hall
+    login_burst: int = 0  # extra users that log in all at once during the run
+    burst_at: float = 0.0  # seconds after the start
+    drain: float = DRAIN_SECONDS  # seconds after the end for the last moves to arrive
+
+
+def _worker(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
+    # Closing thousands of clients at the end makes engine.io log one line each.
+    logging.getLogger("engineio.client").setLevel(logging.CRITICAL)
+    try:
+        asyncio.run(_play(job, commands, results))
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, never swallowed
+        results.put({"index": job.index, "fatal": f"{type(exc).__name__}: {exc}"})
+
+
+async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
+    loop = asyncio.get_running_loop()
+    recorder = Recorder()
+    deadline = [float("inf")]
+    started = [False]
+
+    def keep_playing() -> bool:
+        return started[0] and time.monotonic() < deadline[0]
+
+    pace = Pace(job.every)
+    async with new_http() as http:
+        if job.kind == "relay":
+            seats, clients = await _seat_relay(http, job, recorder, pace, keep_playing)
+        else:
+            seats, clients = await _seat_app(http, job, recorder, pace, keep_playing)
+        burst_users = []
+        if job.login_burst:
+            burst_users = [f"burst{job.index}x{i}" for i in range(job.login_burst)]
+            await _gather_limited([login(http, job.url, name) for name in burst_users], 8)
+        await asyncio.wait_for(asyncio.gather(*(s.playing.wait() for s in seats)), 120)
+        # Thousands of clients are thousands of long-lived objects: a full collection in the
+        # middle of the run would pause this process and be counted as the server's latency.
+        gc.freeze()
+        gc.set_threshold(50_000, 50, 100)
+        results.put({"index": job.index, "ready": True})
+        go = await loop.run_in_executor(None, commands.get)
+        deadline[0] = go["deadline"]
+        started[0] = True
+        cpu_start = time.process_time()
+        rng = random.Random(job.index)
+        for seat in seats:
+            # Spread the first moves over one pace period, as real games do not start in step.
+            seat.kick(rng.uniform(0, job.every) if job.every else 0.0)
+        burst: dict[str, Any] = {}
+        if burst_users:
+            await asyncio.sleep(max(0.0, go["start"] + job.burst_at - time.monotonic()))
+            burst = await _login_burst(http, job.url, burst_users)
+        await asyncio.sleep(max(0.0, deadline[0] - time.monotonic()) + job.drain)
+        cpu = time.process_time() - cpu_start
+        results.put({"index": job.index, "result": recorder.as_dict(), "cpu_seconds": cpu,
+                     "burst": burst})
+        await asyncio.gather(*(c.disconnect() for c in clients), return_exceptions=True)
+
+
+async def _gather_limited(coroutines: list, limit: int) -> list:
+    semaphore = asyncio.Semaphore(limit)
+
+    async def one(coroutine):
+        async with semaphore:
+            return await coroutine
+
+    return await asyncio.gather(*(one(c) for c in coroutines))
+
+
+async def _seat_relay(http, job: Job, recorder, pace, keep_playing):
+    seats, clients = [], []
+    for number in range(job.games):
+        game_id = job.index * 100_000 + number + 1
+        for _color in ("black", "white"):
+            room = sio_client(http)
+            seat = Seat(room, recorder, pace, keep_playing)
+            await open_client(room, job.url, ["/room"])
+            await seat.join(game_id)
+            seats.append(seat)
+            clients.append(room)
+    return seats, clients
+
+
+async def _seat_app(http, job: Job, recorder, pace, keep_playing):
+    """Players register, wait in the hall for `match_found`, then go to the room (closing the
+    hall connection, as the browser does when it opens the game page) and join the game."""
+    names = [f"p{job.index}x{i}" for i in range(job.games * 2)]
+    seats, clients = [], []
+    for first in range(0, len(names), job.batch):
+        batch = names[first:first + job.batch]
+        cookies = await _gather_limited([login(http, job.url, n) for n in batch], 16)
+        found: list[asyncio.Future] = []
+        halls = []
+        for cookie in cookies:
+            hall = sio_client(http, cookie)
+            future = asyncio.get_running_loop().create_future()
+            hall.on("match_found", _resolver(future), namespace="/hall")
+            found.append(future)
+            halls.append(hall)
+        await asyncio.gather(*(open_client(h, job.url, ["/hall"]) for h in halls))
+        answers = await asyncio.gather(
+            *(h.call("start_match", {}, namespace="/hall", timeout=60) for h in halls))
+        for answer in answers:
+            if not answer.get("ok"):
+                raise RuntimeError(f"start_match: {answer}")
+        matches = await asyncio.wait_for(asyncio.gather(*found), 120)
+        await asyncio.gather(*(h.disconnect() for h in halls))
+        rooms = [sio_client(http, cookie) for cookie in cookies]
+        batch_seats = [Seat(room, recorder, pace, keep_playing) for room in rooms]
+        await asyncio.gather(*(open_client(r, job.url, ["/room"]) for r in rooms))
+        await asyncio.gather(*(s.join(m["game_id"]) for s, m in zip(batch_seats, matches,
+                                                                     strict=True)))
+        seats += batch_seats
+        clients += rooms
+    return seats, clients
+
+
+def _resolver(future: asyncio.Future):
+    def resolve(data: Any) -> None:
+        if not future.done():
+            future.set_result(data)
+
+    return resolve
+
+
+async def _login_burst(http, url: str, names: list[str]) -> dict[str, Any]:
+    start = time.monotonic()
+
+    async def one(name: str) -> float:
+        await login(http, url, name, register=False)
+        return time.monotonic() - start
+
+    times = await asyncio.gather(*(one(n) for n in names), return_exceptions=True)
+    ok = [t for t in times if isinstance(t, float)]
+    return {"logins": len(names), "ok": len(ok), "failed": len(names) - len(ok),
+            "first_s": min(ok) if ok else None, "last_s": max(ok) if ok else None,
+            "started_at": start}
+
+
+# --- running a game scenario ----------------------------------------------------------------
+
+def run_games(server: Server, games: int, duration: float, every: float, workers: int,
+              batch: int = 50, login_burst: int = 0, burst_at: float = 0.0,
+              samples: int = 3, drain: float = DRAIN_SECONDS) -> dict[str, Any]:
+    """Seat `games` games over `workers` bench processes, play for `duration` seconds, and
+    join what every process saw into one report."""
+    context = mp.get_context("fork")
+    results: mp.Queue = context.Queue()
+    shares = [games // workers + (1 if i < games % workers else 0) for i in range(workers)]
+    jobs = [Job(server.kind, server.url, i, n, every, batch,
+                login_burst // workers if login_burst else 0, burst_at, drain)
+            for i, n in enumerate(shares) if n]
+    commands = [context.Queue() for _ in jobs]
+    processes = [context.Process(target=_worker, args=(job, commands[i], results), daemon=True)
+                 for i, job in enumerate(jobs)]
+    setup_start = time.monotonic()
+    for process in processes:
+        process.start()
+    try:
+        _wait_all(results, len(jobs), "ready", timeout=600)
+        setup_seconds = time.monotonic() - setup_start
+        rss = [server.rss()]
+        cpu_start = server.cpu_seconds()
+        start = time.monotonic()
+        for queue in commands:
+            queue.put({"start": start, "deadline": start + duration})
+        for i in range(1, samples):
+            time.sleep(max(0.0, start + duration * i / (samples - 1) - time.monotonic()))
+            rss.append(server.rss())
+        server_cpu = server.cpu_seconds() - cpu_start
+        reports = _wait_all(results, len(jobs), "result", timeout=duration + drain + 120)
+    finally:
+        for process in processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()
+    report = _join(reports, start, start + duration)
+    report.update({
+        "games": games, "players": games * 2, "duration_s": duration, "every_s": every,
+        "bench_processes": len(jobs), "setup_s": round(setup_seconds, 1),
+        "server_rss_mb": [round(r / 2**20, 1) for r in rss],
+        "server_cpu_pct": round(100 * server_cpu / duration, 1),
+        "bench_cpu_pct": round(100 * sum(r["cpu_seconds"] for r in reports) / duration, 1),
+    })
+    bursts = [r["burst"] for r in reports if r.get("burst")]
+    if bursts:
+        report["login_burst"] = _join_bursts(bursts, reports, start)
+    return report
+
+
+def _wait_all(results: mp.Queue, count: int, key: str, timeout: float) -> list[dict]:
+    found: list[dict] = []
+    deadline = time.monotonic() + timeout
+    while len(found) < count:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise RuntimeError(f"bench processes: only {len(found)}/{count} reached {key!r}")
+        message = results.get(timeout=left)
+        if "fatal" in message:
+            raise RuntimeError(f"bench process {message['index']}: {message['fatal']}")
+        if key in message:
+            found.append(message)
+    return found
+
+
+def _join(reports: list[dict], start: float, end: float) -> dict[str, Any]:
+    sent: dict[tuple[int, int], float] = {}
+    received: dict[tuple[int, int], float] = {}
+    errors: list[str] = []
+    acks: list[float] = []
+    finished = 0
+    for report in reports:
+        result = report["result"]
+        sent.update({(g, n): t for g, n, t in result["sent"]})
+        received.update({(g, n): t for g, n, t in result["received"]})
+        errors += result["errors"]
+        acks += result["acks"]
+        finished += result["games_finished"]
+    in_window = [key for key, t in sent.items() if start <= t < end]
+    delivered = [key for key in in_window if key in received]
+    trips = [(received[key] - sent[key]) * 1000 for key in delivered]
+    lost = len(in_window) - len(delivered)
+    return {
+        "moves_sent": len(in_window),
+        "moves_delivered": len(delivered),
+        "moves_lost": lost,
+        "moves_per_s": round(len(delivered) / (end - start), 1),
+        "rtt_ms": {"p50": _ms(percentile(trips, 0.5)), "p99": _ms(percentile(trips, 0.99)),
+                   "max": _ms(max(trips) if trips else None)},
+        "ack_ms_p50": _ms(percentile([a * 1000 for a in acks], 0.5)),
+        "errors": len(errors) + lost,
+        "error_samples": errors[:5],
+        "games_finished": finished,
+        "_trips": trips,
+        "_sent_times": [sent[k] for k in delivered],
+    }
+
+
+def _join_bursts(bursts: list[dict], reports: list[dict], start: float) -> dict[str, Any]:
+    begin = min(b["started_at"] for b in bursts)
+    end = max(b["started_at"] + (b["last_s"] or 0) for b in bursts)
+    return {"logins": sum(b["logins"] for b in bursts), "ok": sum(b["ok"] for b in bursts),
+            "failed": sum(b["failed"] for b in bursts),
+            "all_done_s": round(end - begin, 2), "from_s": round(begin - start, 2)}
+
+
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+# --- scenarios ------------------------------------------------------------------------------
+
+def games_pair(args, games: int, duration: float, every: float, workers: int,
+               env: dict[str, str] | None = None, **kw) -> dict[str, Any]:
+    """The same load against the relay, then against Gobang; ratios app/relay."""
+    out: dict[str, Any] = {}
+    kinds = ["relay", "app"] if not args.no_relay else ["app"]
+    kinds = getattr(args, "kinds", None) or kinds
+    for kind in kinds:
+        server = Server(kind, {**FAST_HASH, **GAME_ENV, **(env or {})}).start()
+        try:
+            report = run_games(server, games, duration, every, workers, **kw)
+            report["server_log_tracebacks"] = server.log().count("Traceback")
+        finally:
+            server.stop()
+        report.pop("_trips")
+        report.pop("_sent_times")
+        out[kind] = report
+    if "relay" in out and "app" in out and out["relay"]["moves_per_s"]:
+        out["ratio_moves_per_s"] = round(out["app"]["moves_per_s"]
+                                         / out["relay"]["moves_per_s"], 2)
+        relay_p50 = out["relay"]["rtt_ms"]["p50"]
+        if relay_p50:
+            out["ratio_rtt_p50"] = round(out["app"]["rtt_ms"]["p50"] / relay_p50, 2)
+    return out
+
+
+def scenario_single(args) -> dict[str, Any]:
+    return games_pair(args, 1, args.duration or 10, 0.0, 1, drain=args.drain)
+
+
+def scenario_throughput(args) -> dict[str, Any]:
+    return games_pair(args, args.games or 100, args.duration or 20, 0.0, args.workers or 1)
+
+
+def scenario_thousand(args) -> dict[str, Any]:
+    return games_pair(args, args.games or 1000, args.duration or 60, args.every or 2.0,
+                      args.workers or 2, batch=50)
+
+
+def scenario_soak(args) -> dict[str, Any]:
+    return games_pair(args, args.games or 200, args.duration or 600, args.every or 1.0,
+                      args.workers or 1, samples=5)
+
+
+def scenario_login_burst(args) -> dict[str, Any]:
+    """Games in play while 50 users log in at once at the default argon2id cost."""
+    duration = args.duration or 20
+    args.no_relay = True
+    server = Server("app", GAME_ENV).start()  # no FAST_HASH: the default argon2id cost
+    try:
+        report = run_games(server, args.games or 100, duration, args.every or 1.0,
+                           args.workers or 1, login_burst=args.logins or 50,
+                           burst_at=duration / 3)
+        report["server_log_tracebacks"] = server.log().count("Traceback")
+    finally:
+        server.stop()
+    burst = report["login_burst"]
+    begin = report.pop("_sent_times")
+    trips = report.pop("_trips")
+    # Moves sent while the logins were being hashed, and the rest, separately.
+    start = min(begin) if begin else 0
+    window = (start + burst["from_s"] - 0.5, start + burst["from_s"] + burst["all_done_s"] + 0.5)
+    during = [t for t, s in zip(trips, begin, strict=True) if window[0] <= s <= window[1]]
+    report["rtt_ms_during_burst"] = {"moves": len(during),
+                                     "p50": _ms(percentile(during, 0.5)),
+                                     "p99": _ms(percentile(during, 0.99)),
+                                     "max": _ms(max(during) if during else None)}
+    return {"app": report}
+
+
+SCENARIOS = {
+    "single": scenario_single,
+    "throughput": scenario_throughput,
+    "thousand": scenario_thousand,
+    "login-burst": scenario_login_burst,
+    "soak": scenario_soak,
+}
+
+
+def machine() -> dict[str, Any]:
+    return {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "cpus": os.cpu_count(), "memory_gb": round(psutil.virtual_memory().total / 2**30),
+            "python": platform.python_version(), "kernel": platform.release(),
+            # Other work on the machine competes for its 2 cores: read figures with this.
+            "loadavg_1m_at_start": round(os.getloadavg()[0], 2)}
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenario", required=True, choices=sorted(SCENARIOS) + ["idle",
+                                                                                 "matching"])
+    parser.add_argument("--duration", type=float, help="seconds of measured play")
+    parser.add_argument("--games", type=int)
+    parser.add_argument("--every", type=float, help="seconds between one player's moves")
+    parser.add_argument("--workers", type=int, help="bench processes")
+    parser.add_argument("--connections", type=int, help="idle: hall connections")
+    parser.add_argument("--players", type=int, help="matching: queued players")
+    parser.add_argument("--namespace", choices=["/hall", "/room"],
+                        help="idle: where the connections wait (default /hall)")
+    parser.add_argument("--rate", type=float,
+                        help="idle, matching: new hall connections per second (0: at once)")
+    parser.add_argument("--logins", type=int, help="login-burst: users logging in at once")
+    parser.add_argument("--no-relay", action="store_true", help="skip the relay baseline")
+    parser.add_argument("--drain", type=float, default=DRAIN_SECONDS,
+                        help="seconds after the end for the last moves to arrive")
+    parser.add_argument("--json", type=Path, help="append the report as one JSON line")
+    args = parser.parse_args(argv)
+    runner = dict(SCENARIOS)
+    if args.scenario in ("idle", "matching"):
+        from bench.hall_load import scenario_idle, scenario_matching
+
+        runner.update({"idle": scenario_idle, "matching": scenario_matching})
+    report = {"scenario": args.scenario, "command": " ".join(["bench/load.py"] + (
+        argv if argv is not None else sys.argv[1:])), "machine": machine(),
+        **runner[args.scenario](args)}
+    text = json.dumps(report)
+    print(text)
+    if args.json:
+        with args.json.open("a") as handle:
+            handle.write(text + "\n")
+    return report
+
+
+if __name__ == "__main__":
+    main()

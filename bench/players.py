@@ -1,0 +1,352 @@
+"""Bench clients: players that log in over HTTP and play through the wire contract.
+
+Everything here is asyncio (python-socketio's AsyncClient on aiohttp), so one process holds
+hundreds or thousands of players. Times are `time.monotonic()` readings, which on Linux come
+from one system-wide clock (CLOCK_MONOTONIC): a move sent from one bench process and received
+in another can be compared exactly, so the round trips are joined by (game_id, move) at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import socketio
+
+PASSWORD = "bench-password-1"
+_TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+SIZE = 15
+
+
+def no_five_sequence() -> list[tuple[int, int]]:
+    """All 225 points, black and white alternating, such that nobody ever has five in a row.
+
+    Colour of (r, c) is ((c // 2) + r) % 2: runs are at most two long in every direction, so a
+    game played in this order fills the board and ends as a draw (`board_full`) at move 225.
+    """
+    black = [(r, c) for r in range(SIZE) for c in range(SIZE) if ((c // 2) + r) % 2 == 0]
+    white = [(r, c) for r in range(SIZE) for c in range(SIZE) if ((c // 2) + r) % 2 == 1]
+    # Play from the centre outwards, as people do; the colour pattern does the rest.
+    def centre(p: tuple[int, int]) -> tuple[int, int, int]:
+        return (abs(p[0] - 7) + abs(p[1] - 7), p[0], p[1])
+
+    black.sort(key=centre)
+    white.sort(key=centre)
+    sequence = []
+    for index in range(SIZE * SIZE):
+        sequence.append((black if index % 2 == 0 else white)[index // 2])
+    return sequence
+
+
+SEQUENCE = no_five_sequence()
+
+
+def new_http() -> aiohttp.ClientSession:
+    """One HTTP session for many players: no cookie jar (each player carries its own cookie)
+    and no cap on open connections (each websocket holds one)."""
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
+                                 timeout=aiohttp.ClientTimeout(total=120))
+
+
+async def login(http: aiohttp.ClientSession, base: str, username: str,
+                register: bool = True) -> str:
+    """Register (or log in) over HTTP as a browser does; returns the session cookie header."""
+    path = "/register" if register else "/login"
+    async with http.get(base + path) as page:
+        text = await page.text()
+        cookies = {k: m.value for k, m in page.cookies.items()}
+    match = _TOKEN.search(text)
+    if match is None:
+        raise RuntimeError(f"{path}: no csrf_token (status {page.status})")
+    form = {"csrf_token": match.group(1), "username": username, "password": PASSWORD,
+            "confirm": PASSWORD}
+    headers = {"Cookie": _cookie_header(cookies)}
+    async with http.post(base + path, data=form, headers=headers,
+                         allow_redirects=False) as answer:
+        await answer.read()
+        if answer.status != 302:
+            raise RuntimeError(f"{path} {username}: HTTP {answer.status}")
+        cookies.update({k: m.value for k, m in answer.cookies.items()})
+    return _cookie_header(cookies)
+
+
+def _cookie_header(cookies: dict[str, str]) -> str:
+    return "; ".join(f"{k}={v}" for k, v in cookies.items())
+
+
+def sio_client(http: aiohttp.ClientSession, cookie: str | None = None) -> socketio.AsyncClient:
+    """A Socket.IO client over the websocket transport only, sharing `http`.
+
+    The cookie goes in `websocket_extra_options`: the engine.io client would otherwise store
+    it in the (shared) session's jar, where every player would overwrite the others'."""
+    extra: dict[str, Any] = {"headers": {"Cookie": cookie}} if cookie else {}
+    return socketio.AsyncClient(reconnection=False, http_session=http,
+                                websocket_extra_options=extra)
+
+
+async def open_client(client: socketio.AsyncClient, base: str, namespaces: list[str]) -> None:
+    await client.connect(base, namespaces=namespaces, transports=["websocket"],
+                         wait_timeout=120)
+
+
+@dataclass
+class Recorder:
+    """What one bench process saw: moves sent, moves received by the opponent, errors."""
+
+    sent: list[tuple[int, int, float]] = field(default_factory=list)
+    received: list[tuple[int, int, float]] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    games_finished: int = 0
+
+    def error(self, text: str) -> None:
+        if len(self.errors) < 10_000:
+            self.errors.append(text)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"sent": self.sent, "received": self.received, "acks": self.acks,
+                "errors": self.errors, "games_finished": self.games_finished}
+
+
+class Pace:
+    """When a player may move: at once (closed loop), or no sooner than `every` seconds after
+    its own previous move (an open, human-like pace)."""
+
+    def __init__(self, every: float = 0.0) -> None:
+        self.every = every
+
+    def delay(self, last_move_at: float | None, now: float) -> float:
+        if not self.every or last_move_at is None:
+            return 0.0
+        return max(0.0, last_move_at + self.every - now)
+
+
+class Seat:
+    """One player at a board: answers the opponent's moves with the next move of SEQUENCE,
+    and after the end asks for a rematch so the pair keeps playing until told to stop."""
+
+    def __init__(self, room: socketio.AsyncClient, recorder: Recorder, pace: Pace,
+                 keep_playing: Callable[[], bool], namespace: str = "/room") -> None:
+        self.room = room
+        self.recorder = recorder
+        self.pace = pace
+        self.keep_playing = keep_playing
+        self.namespace = namespace
+        self.game_id: int | None = None
+        self.color: str | None = None
+        self.moves = 0
+        self.last_move_at: float | None = None
+        self.playing = asyncio.Event()
+        self._pending: asyncio.Task | None = None
+        room.on("game_ready", self._on_game_ready, namespace=namespace)
+        room.on("stone_placed", self._on_stone, namespace=namespace)
+        room.on("game_over", self._on_game_over, namespace=namespace)
+        room.on("rematch_ready", self._on_rematch_ready, namespace=namespace)
+        room.on("disconnect", self._on_disconnect, namespace=namespace)
+
+    async def join(self, game_id: int) -> None:
+        answer = await self.room.call("join_game", {"game_id": game_id},
+                                      namespace=self.namespace, timeout=60)
+        if not answer.get("ok"):
+            raise RuntimeError(f"join_game {game_id}: {answer}")
+        state = answer["state"]
+        self.game_id = game_id
+        self.color = state["you"]
+        self.moves = len(state["moves"])
+        if state["status"] == "playing":
+            self.playing.set()
+            if state["to_move"] == self.color:
+                self._move_soon()
+
+    def kick(self, delay: float = 0.0) -> None:
+        """Start playing: the side to move makes its move (after `delay` seconds)."""
+        if self.color == ("black" if self.moves % 2 == 0 else "white"):
+            asyncio.get_running_loop().call_later(delay, self._move_soon)
+
+    def _on_game_ready(self, data: dict[str, Any]) -> None:
+        if data.get("game_id") != self.game_id:
+            return
+        self.playing.set()
+        if data.get("to_move") == self.color and self.moves == 0:
+            self._move_soon()
+
+    def _on_stone(self, data: dict[str, Any]) -> None:
+        if data.get("game_id") != self.game_id:
+            return
+        now = time.monotonic()
+        self.moves = data["move"]
+        if data["color"] != self.color:
+            self.recorder.received.append((self.game_id, self.moves, now))
+        if data.get("to_move") == self.color:
+            self._move_soon()
+
+    def _on_game_over(self, data: dict[str, Any]) -> None:
+        if data.get("game_id") != self.game_id:
+            return
+        self.playing.clear()
+        if self.color == "black":
+            self.recorder.games_finished += 1
+        if self.keep_playing():
+            asyncio.ensure_future(self._rematch(self.game_id))
+
+    async def _rematch(self, game_id: int) -> None:
+        answer = await self.room.call("rematch", {"game_id": game_id},
+                                      namespace=self.namespace, timeout=60)
+        if not answer.get("ok"):
+            self.recorder.error(f"rematch: {answer.get('error')}")
+
+    def _on_rematch_ready(self, data: dict[str, Any]) -> None:
+        if self.keep_playing():
+            asyncio.ensure_future(self._join_safely(data["game_id"]))
+
+    async def _join_safely(self, game_id: int) -> None:
+        try:
+            await self.join(game_id)
+        except Exception as exc:  # noqa: BLE001 - recorded, the bench goes on
+            self.recorder.error(f"join after rematch: {exc}")
+
+    def _on_disconnect(self, *reason: Any) -> None:
+        if self.keep_playing():
+            self.recorder.error(f"room disconnected: {reason}")
+
+    def _move_soon(self) -> None:
+        if not self.keep_playing():
+            return
+        delay = self.pace.delay(self.last_move_at, time.monotonic())
+        if delay <= 0:
+            self._place()
+        else:
+            asyncio.get_running_loop().call_later(delay, self._place)
+
+    def _place(self) -> None:
+        if not self.keep_playing() or self.moves >= len(SEQUENCE):
+            return
+        number = self.moves + 1
+        row, col = SEQUENCE[self.moves]
+        game_id = self.game_id
+        now = time.monotonic()
+        self.last_move_at = now
+        self.recorder.sent.append((game_id, number, now))
+
+        def acked(answer: Any = None) -> None:
+            self.recorder.acks.append(time.monotonic() - now)
+            if not isinstance(answer, dict) or not answer.get("ok"):
+                self.recorder.error(f"place_stone {game_id}#{number}: {answer}")
+
+        asyncio.ensure_future(self.room.emit(
+            "place_stone", {"game_id": game_id, "row": row, "col": col},
+            namespace=self.namespace, callback=acked))
+
+
+class HallIdler:
+    """A minimal Socket.IO client for holding thousands of hall connections.
+
+    It speaks the same wire protocol (Engine.IO 4 over a websocket, Socket.IO 5 packets) but
+    decodes only what it waits for, answers pings, and counts the rest, so one bench process
+    can hold, and absorb the hall's presence broadcasts for, far more connections than
+    AsyncClient could on the same core."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, cookie: str,
+                 namespace: str = "/hall") -> None:
+        self.http = http
+        self.url = base.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
+        self.cookie = cookie
+        self.namespace = namespace
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.messages = 0
+        self.connected = asyncio.Event()
+        self.closed_reason: str | None = None
+        self.waiting: dict[str, asyncio.Future] = {}
+        self.seen_at: dict[str, float] = {}
+        self._acks: dict[int, asyncio.Future] = {}
+        self._next_id = 0
+        self._reader: asyncio.Task | None = None
+
+    async def connect(self, timeout: float = 60) -> None:
+        self.ws = await self.http.ws_connect(self.url, headers={"Cookie": self.cookie},
+                                             autoping=True, max_msg_size=0)
+        opened = await self.ws.receive_str(timeout=timeout)
+        if not opened.startswith("0"):
+            raise RuntimeError(f"no engine.io open packet: {opened[:80]}")
+        await self.ws.send_str(f"40{self.namespace},")
+        self._reader = asyncio.ensure_future(self._read())
+        await asyncio.wait_for(self.connected.wait(), timeout)
+        if self.closed_reason:
+            raise RuntimeError(self.closed_reason)
+
+    def expect(self, event: str) -> asyncio.Future:
+        """A future for the next `event` from the server (resolved with its payload)."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[event] = future
+        return future
+
+    async def call(self, event: str, data: Any, timeout: float = 60) -> Any:
+        assert self.ws is not None
+        self._next_id += 1
+        future = asyncio.get_running_loop().create_future()
+        self._acks[self._next_id] = future
+        await self.ws.send_str(f"42{self.namespace},{self._next_id}{dumps([event, data])}")
+        return await asyncio.wait_for(future, timeout)
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        event_prefix = f'42{self.namespace},["'
+        ack_prefix = f"43{self.namespace},"
+        connected_prefix = f"40{self.namespace},"
+        refused_prefix = f"44{self.namespace},"
+        async for message in self.ws:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = message.data
+            self.messages += 1
+            if data == "2":
+                await self.ws.send_str("3")
+            elif self.waiting and data.startswith(event_prefix):
+                name = data[len(event_prefix):data.index('"', len(event_prefix))]
+                future = self.waiting.pop(name, None)
+                if future is not None and not future.done():
+                    self.seen_at[name] = time.monotonic()
+                    future.set_result(json.loads(data[len(event_prefix) - 2:])[1])
+            elif data.startswith(ack_prefix):
+                body = data[len(ack_prefix):]
+                digits = len(body) - len(body.lstrip("0123456789"))
+                future = self._acks.pop(int(body[:digits]), None)
+                if future is not None and not future.done():
+                    future.set_result(json.loads(body[digits:])[0])
+            elif data.startswith(connected_prefix):
+                self.connected.set()
+            elif data.startswith(refused_prefix):
+                self.closed_reason = "refused: " + data
+                self.connected.set()
+                break
+        if self.closed_reason is None:
+            self.closed_reason = f"closed ({self.ws.close_code})"
+
+    @property
+    def open(self) -> bool:
+        return self.ws is not None and not self.ws.closed and self.closed_reason is None
+
+    async def close(self) -> None:
+        if self.ws is not None and not self.ws.closed:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+
+def percentile(values: list[float], fraction: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, int(round(fraction * (len(ordered) - 1)))))
+    return ordered[index]
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
