@@ -23,6 +23,7 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -117,6 +118,7 @@ class Server:
         return self.log_path.read_text() if self.log_path.exists() else ""
 
     def stop(self) -> None:
+        """Stop the server and remove its database and log (BENCH_KEEP=1 keeps them)."""
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -124,6 +126,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if os.environ.get("BENCH_KEEP") != "1":
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 def _free_port() -> int:
