@@ -95,24 +95,10 @@
     return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   }
 
-  /**
-   * Emits with an acknowledgement. onOk gets the ack on success; on failure the message is shown
-   * and onFail (if any) gets the ack, so callers only write the happy path.
-   */
-  function request(event, payload, onOk, onFail) {
-    if (state.stopped) return;
-    clearError();
-    socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, (err, ack) => {
-      if (err) ack = {ok: false, error: "timeout", message: t("The server did not answer. Try again.")};
-      if (ack && ack.ok) {
-        if (onOk) onOk(ack);
-        return;
-      }
-      ack = ack || {ok: false, message: t("Something went wrong.")};
-      showError(ack.message);
-      if (onFail) onFail(ack);
-    });
-  }
+  /** Emits with an acknowledgement; failures show their message (see ack.js). */
+  const request = window.GobangAck.requester(socket, {
+    timeoutMs: ACK_TIMEOUT_MS, stopped: () => state.stopped, clearError: clearError, showError: showError,
+  });
 
   /* ---------- my stats and current game ---------- */
 

@@ -122,21 +122,10 @@
     show(ui.connection, Boolean(message));
   }
 
-  /** Emits with an acknowledgement; failures show their message, callers write the happy path. */
-  function request(event, payload, onOk, onFail) {
-    if (page.stopped) return;
-    clearError();
-    socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, (err, ack) => {
-      if (err) ack = {ok: false, error: "timeout", message: t("The server did not answer. Try again.")};
-      if (ack && ack.ok) {
-        if (onOk) onOk(ack);
-        return;
-      }
-      ack = ack || {ok: false, message: t("Something went wrong.")};
-      showError(ack.message);
-      if (onFail) onFail(ack);
-    });
-  }
+  /** Emits with an acknowledgement; failures show their message (see ack.js). */
+  const request = window.GobangAck.requester(socket, {
+    timeoutMs: ACK_TIMEOUT_MS, stopped: () => page.stopped, clearError: clearError, showError: showError,
+  });
 
   function action(event, extra) {
     request(event, Object.assign({game_id: GAME_ID}, extra || {}));
