@@ -51,6 +51,12 @@ class Config:
     MATCHER_INTERVAL_SECONDS: float = 0.2
     MATCH_GAP_START: int = 50
     MATCH_GAP_PER_SECOND: int = 50
+    # Broadcasts to everyone in the hall (presence, the live games) are paced: each costs one
+    # message per hall connection, paid from a bucket of HALL_FANOUT_BURST refilled at
+    # HALL_FANOUT_PER_SECOND. Below that, as in any hall of a few hundred, they go out at
+    # once; above it they wait for the ticker and are merged (docs/performance.md).
+    HALL_FANOUT_PER_SECOND: int = 30_000
+    HALL_FANOUT_BURST: int = 10_000
 
     # "threading" for `flask run` and tests; app.py switches to "eventlet".
     SOCKETIO_ASYNC_MODE: str = "threading"

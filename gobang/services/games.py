@@ -65,8 +65,10 @@ class LiveGames(Negotiations):
         # Per game, kept for the most recent games only so memory stays flat.
         self.chat_logs: Recent[int, list[dict[str, Any]]] = Recent(RECENT_GAMES_KEPT)
         self.rematch_offers: Recent[int, set[str]] = Recent(RECENT_GAMES_KEPT)
-        # Set by the hall: the presence notices for a user whose status changed.
+        # Set by the hall: the presence notices for a user whose status changed, and those
+        # for a change in the list of live games (the hall paces both).
         self.presence = presence or (lambda user_id: [])
+        self.games_changed: Callable[[], list[Notice]] = self.games_changed_now
         self._sid_games: dict[str, tuple[int, int]] = {}
         self._move_writer: Connection | None = None
         self._move_lock = threading.Lock()
@@ -102,7 +104,7 @@ class LiveGames(Negotiations):
         self.store.put_game(row.id, live, live.user_ids())
         event(log, "game_created", game_id=row.id, black=black.id, white=white.id,
               ruleset=ruleset)
-        return live, self._games_changed() + self._presence_of(live)
+        return live, self.games_changed() + self._presence_of(live)
 
     def restore(self) -> int:
         """Bring back every unfinished game after a restart; the downtime is not charged."""
@@ -383,7 +385,7 @@ class LiveGames(Negotiations):
         event(log, "game_over", game_id=live.game_id, winner=ending.winner,
               reason=ending.reason)
         notices = [self._room("game_over", live, result=result)]
-        return notices + self._games_changed() + self._presence_of(live)
+        return notices + self.games_changed() + self._presence_of(live)
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -405,7 +407,7 @@ class LiveGames(Negotiations):
     def current_game_of(self, user_id: int) -> int | None:
         return self.store.game_of_user(user_id)
 
-    def _games_changed(self) -> list[Notice]:
+    def games_changed_now(self) -> list[Notice]:
         return [Notice("games_changed", {"games": self.live_games()}, HALL)]
 
     def _presence_of(self, live: LiveGame) -> list[Notice]:

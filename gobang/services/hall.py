@@ -16,6 +16,7 @@ from gobang.logs import event
 from gobang.models import User
 from gobang.rules import RULESETS
 from gobang.services.chat import check_rate, clean_text, timestamp
+from gobang.services.fanout import Fanout
 from gobang.services.games import MAINTENANCE_MESSAGE, LiveGames
 from gobang.services.matcher import Matcher, Pairing
 from gobang.services.notices import HALL, HALL_USER, ActionError, Notice
@@ -25,6 +26,8 @@ from gobang.services.store import LiveStore
 log = logging.getLogger("gobang.hall")
 NAMESPACE = "/hall"
 CHAT_KEPT = 50
+# The subject of a broadcast of the live games' list (other subjects are user ids).
+GAMES = "games"
 # The clocks a challenge may choose, as (initial seconds, increment seconds).
 CLOCK_CHOICES = ((180, 2), (300, 3), (600, 5), (900, 10))
 
@@ -41,7 +44,7 @@ class Challenge:
 class Hall:
     def __init__(
         self, store: LiveStore, matcher: Matcher, games: LiveGames, rng: random.Random,
-        chat_limiter: RateLimiter, action_limiter: RateLimiter,
+        chat_limiter: RateLimiter, action_limiter: RateLimiter, fanout: Fanout,
     ) -> None:
         self.store = store
         self.matcher = matcher
@@ -54,7 +57,9 @@ class Hall:
         # Player objects of the users in the hall: {"id", "username", "score"}.
         self._players: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(1)
+        self.fanout = fanout
         games.presence = self.presence_notices
+        games.games_changed = lambda: self._broadcast(GAMES)
 
     # --- presence ---------------------------------------------------------------------------
 
@@ -63,18 +68,36 @@ class Hall:
             return "playing"
         return "queued" if self.matcher.is_queued(user_id) else "idle"
 
-    def online_entry(self, user: User) -> dict[str, Any]:
-        return {"id": user.id, "username": user.username, "score": user.score,
-                "status": self.status(user.id)}
-
     def presence_notices(self, user_id: int) -> list[Notice]:
+        """What the hall is told when a user's status (or score) changed: nothing unless they
+        are in the hall, and perhaps not yet (see `Fanout`)."""
         if self.store.connection(NAMESPACE, user_id) is None:
             return []
         user = db.session.get(User, user_id)
         if user is None:
             return []
         self._players[user_id] = user.player()
-        return [Notice("presence", {"user": self.online_entry(user)}, HALL)]
+        return self._broadcast(user_id)
+
+    def flush(self) -> list[Notice]:
+        """The broadcasts that had to wait and may go out now, each in its current state."""
+        return [self._notice_about(subject) for subject in self.fanout.due(self._hall_size())]
+
+    def _broadcast(self, subject: int | str) -> list[Notice]:
+        if self.fanout.offer(subject, self._hall_size()):
+            return [self._notice_about(subject)]
+        return []
+
+    def _notice_about(self, subject: int | str) -> Notice:
+        if subject == GAMES:
+            return self.games.games_changed_now()[0]
+        player = self._players.get(subject)
+        if player is None or self.store.connection(NAMESPACE, subject) is None:
+            return Notice("presence_gone", {"id": subject}, HALL)
+        return Notice("presence", {"user": {**player, "status": self.status(subject)}}, HALL)
+
+    def _hall_size(self) -> int:
+        return self.store.connection_count(NAMESPACE)
 
     def _online(self) -> list[dict[str, Any]]:
         """Everyone in the hall. Each arrival lists them all, so the players already known here
@@ -107,8 +130,7 @@ class Hall:
             return []  # replaced by a newer connection: the user is still here
         self._players.pop(user_id, None)
         self.matcher.cancel(user_id)
-        notices = self._drop_challenges_of(user_id)
-        return notices + [Notice("presence_gone", {"id": user_id}, HALL)]
+        return self._drop_challenges_of(user_id) + self._broadcast(user_id)
 
     # --- matching ---------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from flask import Flask, current_app
 from gobang.services.accounts import Accounts
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
+from gobang.services.fanout import Fanout
 from gobang.services.games import GameSettings, LiveGames
 from gobang.services.hall import NAMESPACE as HALL_NAMESPACE
 from gobang.services.hall import Hall
@@ -36,8 +37,10 @@ class Services:
 
     def tick(self) -> list:
         """Everything time-driven: the host's commands (first, so that maintenance mode stops
-        this very round of matching), pairing queued players, forfeits, flags and aborts."""
-        return self.admin.tick() + self.hall.run_matcher() + self.games.tick()
+        this very round of matching), pairing queued players, forfeits, flags and aborts, and
+        the hall broadcasts that had to wait."""
+        return (self.admin.tick() + self.hall.run_matcher() + self.games.tick()
+                + self.hall.flush())
 
 
 def _accounts(app: Flask) -> Accounts:
@@ -81,7 +84,8 @@ def build_services(app: Flask) -> Services:
     games = LiveGames(store, clock, _game_settings(app), limiter(*chat_window),
                       limiter(cfg["MOVES_PER_SECOND"], 1), metrics=metrics)
     hall = Hall(store, matcher, games, rng, limiter(*chat_window),
-                limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
+                limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60),
+                Fanout(clock, cfg["HALL_FANOUT_PER_SECOND"], cfg["HALL_FANOUT_BURST"]))
     return Services(
         accounts=_accounts(app),
         auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
