@@ -8,24 +8,23 @@ database's conditional update makes the end of a game count exactly once.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext, lazy_gettext
-from sqlalchemy import Connection, bindparam, insert, select, update
-from sqlalchemy import event as db_events
+from sqlalchemy import select, update
 
 from gobang.extensions import db
 from gobang.logs import event
-from gobang.models import Game, Move, User, utcnow
+from gobang.models import Game, User, utcnow
 from gobang.rules import BLACK, RULESETS, WHITE, IllegalMove, opponent
 from gobang.rules import Game as RulesGame
 from gobang.services.clock import Clock
 from gobang.services.live import Clocks, LiveGame, Seat
 from gobang.services.metrics import Metrics
+from gobang.services.move_writer import MoveWriter
 from gobang.services.negotiation import Negotiations
 from gobang.services.notices import GAME, HALL, ActionError, Notice
 from gobang.services.ratelimit import RateLimiter
@@ -34,8 +33,6 @@ from gobang.services.results import Ending, save_result
 from gobang.services.store import LiveStore, Recent
 
 log = logging.getLogger("gobang.games")
-_INSERT_MOVE = insert(Move.__table__)
-_SAVE_CLOCKS = update(Game.__table__).where(Game.__table__.c.id == bindparam("game"))
 RECENT_GAMES_KEPT = 2000
 MAINTENANCE_MESSAGE = lazy_gettext("The server is in maintenance: no new games start for now. "
                                    "Games in play finish normally.")
@@ -70,8 +67,7 @@ class LiveGames(Negotiations):
         self.presence = presence or (lambda user_id: [])
         self.games_changed: Callable[[], list[Notice]] = self.games_changed_now
         self._sid_games: dict[str, tuple[int, int]] = {}
-        self._move_writer: Connection | None = None
-        self._move_lock = threading.Lock()
+        self._move_writer = MoveWriter(lambda: db.engine)
         self.metrics = metrics or Metrics()
         # Set by the host (`flask --app app maintenance on`): no new game may start.
         self.maintenance = False
@@ -281,31 +277,13 @@ class LiveGames(Negotiations):
         return notices
 
     def _save_move(self, live: LiveGame, number: int, row: int, col: int, color: str) -> None:
-        # One connection kept for moves, and prepared Core statements: this runs for every
-        # move, and a session, a pool checkout and the ORM's unit of work cost more than the
-        # SQL itself (docs/performance.md). The lock keeps one transaction at a time on the
-        # connection, should the driver yield to another green thread mid-way (psycopg does).
-        with self._move_lock:
-            connection = self._move_connection()
-            with connection.begin():
-                connection.execute(_INSERT_MOVE, {
-                    "game_id": live.game_id, "number": number, "row": row, "col": col,
-                    "color": color, "created_at": utcnow()})
-                if live.clocks:
-                    connection.execute(_SAVE_CLOCKS, {
-                        "game": live.game_id, "black_ms": live.clocks.black_ms,
-                        "white_ms": live.clocks.white_ms, "turn_started_at": utcnow()})
-
-    def _move_connection(self) -> Connection:
-        connection = self._move_writer
-        if connection is None or connection.closed or connection.invalidated:
-            engine = db.engine
-            connection = self._move_writer = engine.connect()
-            # A checked-out connection outlives engine.dispose() (as tests call it): close it
-            # then, not whenever it is garbage-collected (psycopg warns about that).
-            db_events.listen(engine, "engine_disposed", lambda _engine: connection.invalidate(),
-                             once=True)
-        return connection
+        now = utcnow()
+        move = {"game_id": live.game_id, "number": number, "row": row, "col": col,
+                "color": color, "created_at": now}
+        clocks = None if not live.clocks else {
+            "game": live.game_id, "black_ms": live.clocks.black_ms,
+            "white_ms": live.clocks.white_ms, "turn_started_at": now}
+        self._move_writer.write(move, clocks)
 
     def check_open(self) -> None:
         """Refuse to start a new game during maintenance mode."""
