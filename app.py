@@ -146,7 +146,22 @@ def serve(server_app, host: str, port: int) -> None:
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     _calm_garbage_collector()
     # max_size: eventlet serves at most this many connections at once (its default is 1024).
-    eventlet.wsgi.server(listener, server_app, log_output=False, max_size=max_connections)
+    eventlet.wsgi.server(listener, server_app, log_output=False, max_size=max_connections,
+                         protocol=_lean_protocol(eventlet.wsgi.HttpProtocol))
+
+
+def _lean_protocol(protocol):
+    """eventlet's HTTP handler with small socket buffers. Each connection gets a read buffer
+    (8 KB) and a write buffer (16 KB) for parsing the request and writing the response; a
+    WebSocket then talks to the socket directly, but the handler, and both buffers, live as
+    long as the connection: 24 KB of every idle player's 60-odd (docs/performance.md). HTTP
+    requests and responses here are small, and larger writes bypass the buffer anyway."""
+
+    class LeanProtocol(protocol):
+        rbufsize = 2048
+        wbufsize = 2048
+
+    return LeanProtocol
 
 
 def _calm_garbage_collector() -> None:

@@ -133,17 +133,24 @@ def main() -> None:
 
 def serve(app: Flask, host: str, port: int) -> None:
     """Exactly as app.py serves (keep the two in step): TCP_NODELAY on the listener, which
-    accepted sockets inherit, the same backlog, connection cap and garbage collector set-up."""
+    accepted sockets inherit, the same backlog, connection cap, socket buffers and garbage
+    collector set-up."""
     import gc
     import socket
 
     import eventlet.wsgi
 
+    class LeanProtocol(eventlet.wsgi.HttpProtocol):
+        # app.py's small socket buffers (see `_lean_protocol` there).
+        rbufsize = 2048
+        wbufsize = 2048
+
     listener = eventlet.listen((host, port), backlog=Config.LISTEN_BACKLOG)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     gc.freeze()
     gc.set_threshold(50_000, 50, 1_000)
-    eventlet.wsgi.server(listener, app, log_output=False, max_size=Config.MAX_CONNECTIONS)
+    eventlet.wsgi.server(listener, app, log_output=False, max_size=Config.MAX_CONNECTIONS,
+                         protocol=LeanProtocol)
 
 
 if __name__ == "__main__":
