@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing as mp
+import re
 import time
+import urllib.request
 from collections import Counter
 from typing import Any
 
@@ -164,6 +166,8 @@ def scenario_idle(args) -> dict[str, Any]:
             while time.monotonic() < end:
                 time.sleep(min(5.0, max(0.0, end - time.monotonic())))
                 samples.append(server.rss())
+            waiting_after_hold = _broadcasts_waiting(server)
+            settled_s = _settle(server, args.settle) if args.settle else None
             for queue in commands:
                 queue.put({"go": "close"})
             held = _wait_all(results, len(commands), "result", timeout=600)
@@ -187,9 +191,29 @@ def scenario_idle(args) -> dict[str, Any]:
                           "samples": [_mb(s) for s in samples]},
         "kb_per_connection": round(growth / max(ok, 1) / 1024, 1),
         "messages_received": sum(h["result"]["messages"] for h in held),
+        "hall_broadcasts_waiting_after_hold": waiting_after_hold,
+        "hall_settled_after_hold_s": settled_s,
         "server_cpu_s": round(cpu, 1), "bench_processes": len(commands),
         "server_log_tracebacks": tracebacks,
     }}
+
+
+def _broadcasts_waiting(server: Server) -> int:
+    """Hall-wide broadcasts the server is still holding back (its pacing), from /metrics."""
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    found = re.search(r"^gobang_hall_broadcasts_waiting (\d+)", text, re.MULTILINE)
+    return int(found.group(1)) if found else -1
+
+
+def _settle(server: Server, timeout: float) -> float | None:
+    """Seconds until the server holds back nothing (every presence told), or None."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if _broadcasts_waiting(server) == 0:
+            return round(time.monotonic() - started, 1)
+        time.sleep(2)
+    return None
 
 
 def scenario_matching(args) -> dict[str, Any]:

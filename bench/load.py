@@ -505,6 +505,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--no-relay", action="store_true", help="skip the relay baseline")
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS,
                         help="seconds after the end for the last moves to arrive")
+    parser.add_argument("--settle", type=float, default=0,
+                        help="idle: after the hold, wait up to this many seconds for the "
+                             "hall's paced broadcasts to all go out, and report how long")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line")
     args = parser.parse_args(argv)
     runner = dict(SCENARIOS)

@@ -29,5 +29,6 @@ def metrics() -> Response:
     if not _allowed():
         abort(403)
     found = services()
-    text = found.metrics.exposition(found.store, found.games.maintenance)
+    text = found.metrics.exposition(found.store, found.games.maintenance,
+                                      found.hall.fanout.waiting())
     return Response(text, content_type=CONTENT_TYPE)

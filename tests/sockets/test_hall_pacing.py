@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.sockets.conftest import services_of
+from tests.support.prometheus import sample
 
 pytestmark = pytest.mark.parametrize(
     "app_overrides", [{"HALL_FANOUT_BURST": 3, "HALL_FANOUT_PER_SECOND": 1}])
@@ -86,3 +87,16 @@ def test_a_pairing_in_a_crowded_hall_is_told_first_and_the_hall_catches_up(
                 if name == "presence"}
     assert statuses == {"carol": "playing", "dave": "playing"}
     assert [len(e["games"]) for name, e in events if name == "games_changed"] == [1]
+
+
+def test_the_broadcasts_held_back_are_a_metric(app, crowded, player, settle):
+    for name in ("carol", "dave"):
+        player(name).join_hall()
+
+    def waiting() -> float:
+        return sample(app.test_client().get("/metrics").get_data(as_text=True),
+                      "gobang_hall_broadcasts_waiting")
+
+    assert waiting() == 2
+    settle()
+    assert waiting() == 0
