@@ -12,6 +12,7 @@ paired and leaves before their turn comes costs one broadcast, not three.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable
 
 from gobang.services.clock import Clock
@@ -26,28 +27,32 @@ class Fanout:
         self._refilled_at = clock()
         # Subjects waiting, oldest first; a subject changed again keeps its place.
         self._waiting: dict[Hashable, None] = {}
+        # `flask run` serves each connection on a thread of its own.
+        self._lock = threading.Lock()
 
     def offer(self, subject: Hashable, recipients: int) -> bool:
         """True when the broadcast about `subject` may go out now (and is paid for); False
         when it must wait for `due`. Nothing overtakes what is already waiting, so the
         latest word about a subject is always the last one sent."""
-        self._refill()
-        if self._waiting or self.tokens <= 0:
-            self._waiting[subject] = None
-            return False
-        self.tokens -= recipients
-        return True
+        with self._lock:
+            self._refill()
+            if self._waiting or self.tokens <= 0:
+                self._waiting[subject] = None
+                return False
+            self.tokens -= recipients
+            return True
 
     def due(self, recipients: int) -> list[Hashable]:
         """The waiting subjects that may be broadcast now, each paid for. One broadcast may
         overdraw the bucket, so a hall larger than the burst still hears something."""
-        self._refill()
         ready: list[Hashable] = []
-        while self._waiting and self.tokens > 0:
-            subject = next(iter(self._waiting))
-            del self._waiting[subject]
-            self.tokens -= recipients
-            ready.append(subject)
+        with self._lock:
+            self._refill()
+            while self._waiting and self.tokens > 0:
+                subject = next(iter(self._waiting))
+                del self._waiting[subject]
+                self.tokens -= recipients
+                ready.append(subject)
         return ready
 
     def waiting(self) -> int:
