@@ -195,12 +195,14 @@ def _lean_protocol(protocol):
 def _calm_garbage_collector() -> None:
     """Thousands of connections are millions of long-lived objects, and a full collection of
     them stops every game for 100-200 ms: that was most of the moves' p99 with 1,000 games
-    (docs/performance.md). Start-up objects are frozen out of collection, and collections
-    run less often; cyclic garbage is still collected."""
+    (docs/performance.md). Start-up objects are frozen out of collection, and full
+    collections run a hundred times less often. The young generations keep Python's own
+    thresholds: each of their collections is a pause too, and raising them to 50,000 made
+    every young collection a 70 ms stop (docs/performance.md, change 14)."""
     import gc
 
     gc.freeze()
-    gc.set_threshold(50_000, 50, 1_000)
+    gc.set_threshold(700, 10, 1_000)
 
 
 def _raise_open_files_limit(wanted: int) -> None:

@@ -148,7 +148,7 @@ def serve(app: Flask, host: str, port: int) -> None:
     listener = eventlet.listen((host, port), backlog=Config.LISTEN_BACKLOG)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     gc.freeze()
-    gc.set_threshold(50_000, 50, 1_000)
+    gc.set_threshold(700, 10, 1_000)
     eventlet.wsgi.server(listener, app, log_output=False, max_size=Config.MAX_CONNECTIONS,
                          protocol=LeanProtocol)
 
