@@ -7,22 +7,16 @@ from datetime import datetime
 import pytest
 
 from gobang.extensions import db
-from gobang.models import Game, Move, User
+from gobang.models import Game, Move
 from gobang.services.move_writer import MoveWriter
+from tests.support.games import add_user, start_game
 
 WHEN = datetime(2026, 11, 29, 16, 5, 7, 123456)
 
 
 @pytest.fixture
 def game_id(app):
-    with app.app_context():
-        users = [User(username=n, username_key=n, password_hash="x") for n in ("bo", "wu")]
-        db.session.add_all(users)
-        db.session.flush()
-        game = Game(black_id=users[0].id, white_id=users[1].id, status="playing")
-        db.session.add(game)
-        db.session.commit()
-        return game.id
+    return start_game(app, add_user(app, "bo"), add_user(app, "wu"))
 
 
 @pytest.fixture

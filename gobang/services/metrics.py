@@ -56,7 +56,7 @@ class Metrics:
         yield from _family("gobang_connected_users", "gauge",
                            "Users with a live Socket.IO connection, per namespace.")
         for namespace in NAMESPACES:
-            yield _sample("gobang_connected_users", len(store.connected_users(namespace)),
+            yield _sample("gobang_connected_users", store.connection_count(namespace),
                           namespace=namespace)
         yield from _family("gobang_queued_players", "gauge", "Players waiting to be matched.")
         yield _sample("gobang_queued_players", len(store.queue_entries()))

@@ -75,9 +75,7 @@ class MoveWriter:
                 self._raw = None
                 raw.invalidate()
                 raise
-            finally:
-                if self._raw is not None:
-                    cursor.close()
+            cursor.close()
 
     def _statements(self) -> tuple[Prepared, Prepared]:
         if self._prepared is None:

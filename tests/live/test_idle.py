@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 import pytest
-import websocket
 
 pytestmark = [pytest.mark.live]
 
@@ -19,14 +18,7 @@ def live_env() -> dict[str, str]:
 
 
 def test_a_quiet_client_answering_pings_is_pinged_every_interval_and_kept(live_server):
-    http = live_server.user("quiet")
-    cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
-    ws = websocket.create_connection(
-        f"ws://127.0.0.1:{live_server.port}/socket.io/?EIO=4&transport=websocket",
-        cookie=cookie, timeout=5)
-    assert ws.recv().startswith("0")
-    ws.send("40/room,")
-    assert ws.recv().startswith("40/room,")
+    ws = live_server.raw_socket(live_server.user("quiet"), "/room")
     pings: list[float] = []
     started = time.monotonic()
     while time.monotonic() - started < 6 * PING_INTERVAL:

@@ -15,13 +15,7 @@ pytestmark = [pytest.mark.live]
 
 def raw_room_connection(live_server, http, game_id: int) -> websocket.WebSocket:
     """Speak Engine.IO/Socket.IO by hand, so the client can later fall silent completely."""
-    cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
-    ws = websocket.create_connection(
-        f"ws://127.0.0.1:{live_server.port}/socket.io/?EIO=4&transport=websocket",
-        cookie=cookie, timeout=10)
-    assert ws.recv().startswith("0")
-    ws.send("40/room,")
-    assert ws.recv().startswith("40/room,")
+    ws = live_server.raw_socket(http, "/room")
     ws.send("42/room,0" + json.dumps(["join_game", {"game_id": game_id}]))
     while True:
         frame = ws.recv()

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 import socketio
+import websocket
 
 from tests.support.databases import Databases
 
@@ -115,6 +116,18 @@ class LiveServer:
         response = http.post(self.url + path, data=data, allow_redirects=False, timeout=10)
         assert response.status_code == 302, response.text
         return http
+
+    def raw_socket(self, http: requests.Session, namespace: str) -> websocket.WebSocket:
+        """Engine.IO/Socket.IO spoken by hand over a websocket, connected to `namespace`, so
+        a test decides exactly what the client sends (pongs included) and when."""
+        cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
+        ws = websocket.create_connection(
+            f"ws://127.0.0.1:{self.port}/socket.io/?EIO=4&transport=websocket",
+            cookie=cookie, timeout=10)
+        assert ws.recv().startswith("0")
+        ws.send(f"40{namespace},")
+        assert ws.recv().startswith(f"40{namespace},")
+        return ws
 
     def connect(self, http: requests.Session, namespace: str, **kw: Any) -> LiveClient:
         """A real Socket.IO client carrying the user's session cookie."""
