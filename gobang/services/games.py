@@ -76,8 +76,10 @@ class LiveGames(Negotiations):
 
     def create(
         self, black: User, white: User, ruleset: str, rematch_of: int | None = None,
-        clock_seconds: tuple[int, int] | None = None,
+        clock_seconds: tuple[int, int] | None = None, announce: bool = True,
     ) -> tuple[LiveGame, list[Notice]]:
+        """A new game in play. `announce=False` leaves telling the hall of the new list of
+        live games to the caller, which starts many at once and tells it once."""
         if ruleset not in RULESETS:
             raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=ruleset))
         initial, increment = clock_seconds or (
@@ -100,7 +102,7 @@ class LiveGames(Negotiations):
         self.store.put_game(row.id, live, live.user_ids())
         event(log, "game_created", game_id=row.id, black=black.id, white=white.id,
               ruleset=ruleset)
-        return live, self.games_changed() + self._presence_of(live)
+        return live, (self.games_changed() if announce else []) + self._presence_of(live)
 
     def restore(self) -> int:
         """Bring back every unfinished game after a restart; the downtime is not charged."""
@@ -259,7 +261,6 @@ class LiveGames(Negotiations):
         except Exception as exc:
             live.rules.undo(1)
             live.clocks = saved_clocks
-            db.session.rollback()
             log.exception("move not saved", extra={"fields": {"game_id": live.game_id}})
             message = gettext("The move could not be saved; try again.")
             raise ActionError("conflict", message) from exc

@@ -152,13 +152,15 @@ class Hall:
         pairings, _dropped = self.matcher.tick()
         notices: list[Notice] = []
         for pairing in pairings:
-            notices += self._start_game(pairing)
-        return _matches_first(notices)
+            notices += self._start_game(pairing, announce=False)
+        return _matches_first(notices + (self._broadcast(GAMES) if pairings else []))
 
-    def _start_game(self, pairing: Pairing, clock: tuple[int, int] | None = None) -> list[Notice]:
+    def _start_game(self, pairing: Pairing, clock: tuple[int, int] | None = None,
+                    announce: bool = True) -> list[Notice]:
         black = db.session.get(User, pairing.black)
         white = db.session.get(User, pairing.white)
-        live, notices = self.games.create(black, white, pairing.ruleset, clock_seconds=clock)
+        live, notices = self.games.create(black, white, pairing.ruleset, clock_seconds=clock,
+                                          announce=announce)
         for color, me, other in (("black", black, white), ("white", white, black)):
             notices.append(Notice("match_found", {
                 "game_id": live.game_id, "color": color, "opponent": other.player(),
@@ -281,14 +283,10 @@ class Hall:
 
 
 def _matches_first(notices: list[Notice]) -> list[Notice]:
-    """One tick's notices in the order that matters when a crowd is paired at once: every
-    `match_found` first, then presence, then a single `games_changed` (each carries the whole
-    list of live games, so the last one says all the others would; sending one per new game
-    to everyone in the hall grows with the square of the crowd)."""
+    """One tick's notices with every `match_found` first: when a crowd is paired at once the
+    players wait on those, and the presence and game-list broadcasts can follow."""
     found = [n for n in notices if n.event == "match_found"]
-    changed = [n for n in notices if n.event == "games_changed"]
-    rest = [n for n in notices if n.event not in ("match_found", "games_changed")]
-    return found + rest + changed[-1:]
+    return found + [n for n in notices if n.event != "match_found"]
 
 
 def _ruleset(value: Any) -> str:
