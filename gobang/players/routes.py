@@ -6,6 +6,7 @@ from flask import Blueprint, abort, render_template, request
 from flask_login import current_user
 
 from gobang.services import players
+from gobang.services.registry import services
 
 bp = Blueprint("players", __name__)
 
@@ -22,8 +23,8 @@ def viewer_id() -> int | None:
 
 @bp.route("/u/<username>")
 def profile(username: str) -> str:
-    user = players.find_player(username)
-    if user is None:
+    user = services().accounts.find(username)
+    if user is None or user.deleted:
         abort(404)
     games = players.recent_games(user.id, page_arg())
     if games is None:

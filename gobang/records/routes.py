@@ -12,15 +12,8 @@ from gobang.services import record_files
 bp = Blueprint("records", __name__)
 
 
-def _game_or_404(game_id: int) -> Game:
-    game = db.session.get(Game, game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
 def _finished_or_404(game_id: int) -> Game:
-    game = _game_or_404(game_id)
+    game = db.get_or_404(Game, game_id)
     if game.status != "finished":
         abort(404)
     return game
@@ -28,7 +21,7 @@ def _finished_or_404(game_id: int) -> Game:
 
 @bp.route("/game/<int:game_id>/replay")
 def replay(game_id: int) -> str:
-    game = _game_or_404(game_id)
+    game = db.get_or_404(Game, game_id)
     if game.status != "finished":
         return render_template("records/in_play.html", game=game)
     return render_template(

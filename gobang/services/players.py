@@ -6,16 +6,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.orm import selectinload
 
 from gobang.extensions import db
-from gobang.models import Game, User, username_key
+from gobang.models import Game, User
 from gobang.rules import BLACK, WHITE
+from gobang.services.results import UNSCORED_REASONS
 
 GAMES_PER_PAGE = 20
 PLAYERS_PER_PAGE = 50
 # A player enters the leaderboard after this many finished, scored games.
 RANKED_MIN_GAMES = 5
-UNSCORED_REASONS = ("aborted",)
 
 
 @dataclass(frozen=True)
@@ -40,14 +41,6 @@ def page_count(total: int, per_page: int) -> int:
     return max(1, -(-total // per_page))
 
 
-def find_player(username: str) -> User | None:
-    """The live account with this name, whatever its case; None for unknown or deleted ones."""
-    user = db.session.scalar(select(User).where(User.username_key == username_key(username)))
-    if user is None or user.deleted:
-        return None
-    return user
-
-
 def win_rate(wins: int, games: int) -> int | None:
     """Wins as a whole percentage of finished, scored games (draws count as games)."""
     if games <= 0:
@@ -59,20 +52,18 @@ def profile_stats(user: User) -> dict[str, Any]:
     return {**user.stats(), "win_rate": win_rate(user.wins, user.games)}
 
 
-def _finished_games_of(user_id: int):
-    return select(Game).where(
-        Game.status == "finished", or_(Game.black_id == user_id, Game.white_id == user_id)
-    )
+def _finished_by(user_id: int):
+    return Game.status == "finished", or_(Game.black_id == user_id, Game.white_id == user_id)
 
 
 def score_history(user_id: int) -> list[int]:
     """The player's score after each finished, scored game, oldest first."""
-    games = db.session.scalars(
-        _finished_games_of(user_id)
-        .where(Game.reason.not_in(UNSCORED_REASONS))
+    rows = db.session.execute(
+        select(Game.black_id, Game.black_score_after, Game.white_score_after)
+        .where(*_finished_by(user_id), Game.reason.not_in(tuple(UNSCORED_REASONS)))
         .order_by(Game.ended_at, Game.id)
     )
-    scores = (_score_after(game, _color_of(game, user_id)) for game in games)
+    scores = (black if black_id == user_id else white for black_id, black, white in rows)
     return [score for score in scores if score is not None]
 
 
@@ -118,14 +109,14 @@ def _game_row(game: Game, user_id: int) -> dict[str, Any]:
 
 def recent_games(user_id: int, page: int) -> Page | None:
     """Finished games, newest first, GAMES_PER_PAGE a page; None when `page` is past the end."""
-    total = db.session.scalar(
-        select(func.count()).select_from(_finished_games_of(user_id).subquery())
-    ) or 0
+    total = db.session.scalar(select(func.count(Game.id)).where(*_finished_by(user_id))) or 0
     pages = page_count(total, GAMES_PER_PAGE)
     if not 1 <= page <= pages:
         return None
     games = db.session.scalars(
-        _finished_games_of(user_id)
+        select(Game).where(*_finished_by(user_id))
+        # Each row names the opponent: load both players with the page, not one by one.
+        .options(selectinload(Game.black), selectinload(Game.white))
         .order_by(Game.ended_at.desc(), Game.id.desc())
         .limit(GAMES_PER_PAGE)
         .offset((page - 1) * GAMES_PER_PAGE)
