@@ -83,7 +83,8 @@ class Game(db.Model):
     turn_started_at: Mapped[datetime | None]
     black_undos: Mapped[int] = mapped_column(default=0)
     white_undos: Mapped[int] = mapped_column(default=0)
-    rematch_of: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    # Indexed: each rematch offer asks whether the game already has one.
+    rematch_of: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
