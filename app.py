@@ -63,8 +63,8 @@ def _background_offload(execute):
     return offload
 
 
-def _green_sqlite(connection):
-    return _inline_unless_busy()(connection)
+def _green_sqlite(connection, wait_ms: int):
+    return _inline_unless_busy()(connection, wait_ms)
 
 
 @functools.cache
@@ -73,14 +73,12 @@ def _inline_unless_busy() -> type:
     only when SQLite answers that the database is locked: there the call waits for the lock
     (the connection's `PRAGMA busy_timeout`) while every green thread goes on. Sending every
     call to a thread instead cost a thread hand-off per call, half the server's move
-    throughput (docs/performance.md). Inline, the busy timeout is kept at 0 so a lock held
-    elsewhere fails at once, before any change, and the call can be retried as is."""
-    import re
+    throughput (docs/performance.md). Inline, the connection's busy timeout is 0 (set so by
+    gobang/database.py when it installs this wrapper), so a lock held elsewhere fails at once,
+    before any change, and the call is retried as is with `wait_ms`."""
     import sqlite3
 
     from eventlet import tpool
-
-    busy_pragma = re.compile(r"\s*PRAGMA\s+busy_timeout\s*=\s*(\d+)\s*$", re.IGNORECASE)
 
     def wait_for_lock(raw: sqlite3.Connection, wait_ms: int, method, args, kwargs):
         raw.execute(f"PRAGMA busy_timeout={wait_ms}")
@@ -90,7 +88,9 @@ def _inline_unless_busy() -> type:
             raw.execute("PRAGMA busy_timeout=0")
 
     class InlineUnlessBusy(tpool.Proxy):
-        wait_ms = 5000  # replaced by what `PRAGMA busy_timeout=N` asks for
+        def __init__(self, obj, wait_ms: int) -> None:
+            super().__init__(obj)
+            self.wait_ms = wait_ms
 
         def __getattr__(self, name: str):
             value = getattr(self._obj, name)
@@ -99,9 +99,6 @@ def _inline_unless_busy() -> type:
             return lambda *args, **kwargs: self._call(value, args, kwargs)
 
         def _call(self, method, args, kwargs):
-            if args and isinstance(args[0], str) and (found := busy_pragma.match(args[0])):
-                InlineUnlessBusy.wait_ms = int(found.group(1))
-                args = ("PRAGMA busy_timeout=0", *args[1:])
             try:
                 result = method(*args, **kwargs)
             except sqlite3.OperationalError as exc:
@@ -110,7 +107,9 @@ def _inline_unless_busy() -> type:
                 raw = self._obj if isinstance(self._obj, sqlite3.Connection) else (
                     self._obj.connection)
                 result = tpool.execute(wait_for_lock, raw, self.wait_ms, method, args, kwargs)
-            return InlineUnlessBusy(result) if isinstance(result, sqlite3.Cursor) else result
+            if isinstance(result, sqlite3.Cursor):
+                return InlineUnlessBusy(result, self.wait_ms)
+            return result
 
         # Row iteration and context management never wait for a lock.
         def __iter__(self):
