@@ -1,0 +1,42 @@
+"""The layering is checked, not hoped for: `lint-imports` with the contracts in pyproject.toml."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=tree, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_the_project_keeps_its_import_contracts() -> None:
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("module", "bad_import", "contract"), [
+    ("gobang/rules/board.py", "import gobang.services.notices", "Layers"),
+    ("gobang/services/play/finisher.py", "import gobang.services.hall.presence", "Play knows"),
+    ("gobang/services/hall/chat.py", "import flask_socketio", "Services never"),
+    ("gobang/models.py", "import gobang.sockets.base", "Layers"),
+])
+def test_an_import_against_the_layers_is_caught(tmp_path: Path, module: str, bad_import: str,
+                                                contract: str) -> None:
+    shutil.copytree(ROOT / "gobang", tmp_path / "gobang",
+                    ignore=shutil.ignore_patterns("__pycache__", "translations"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / module
+    target.write_text(target.read_text() + f"\n{bad_import}  # noqa\n")
+    result = lint_imports(tmp_path)
+    assert result.returncode != 0
+    broken = result.stdout.split("Broken contracts")[-1]
+    assert contract in broken
