@@ -45,10 +45,14 @@ class Config:
     CLOCK_INCREMENT_SECONDS: int = 5
     ABORT_SECONDS: int = 30
 
+    # The background ticker: every TICKER_INTERVAL_SECONDS it pairs queued players, checks
+    # clocks, forfeits and aborts, polls the host's commands and sends paced hall broadcasts.
+    # (Called MATCHER_ENABLED and MATCHER_INTERVAL_SECONDS before; those names still work for
+    # this release, with a warning in the log.)
+    TICKER_ENABLED: bool = True
+    TICKER_INTERVAL_SECONDS: float = 0.2
     # Matcher: the allowed score gap starts at MATCH_GAP_START and grows by
     # MATCH_GAP_PER_SECOND for every second the longer-waiting player has waited.
-    MATCHER_ENABLED: bool = True
-    MATCHER_INTERVAL_SECONDS: float = 0.2
     MATCH_GAP_START: int = 50
     MATCH_GAP_PER_SECOND: int = 50
     # Broadcasts to everyone in the hall (presence, the live games) are paced: each costs one
@@ -85,7 +89,7 @@ class Config:
 class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-secret-key"
-    MATCHER_ENABLED = False
+    TICKER_ENABLED = False
     ARGON2_TIME_COST = 1
     ARGON2_MEMORY_KIB = 1024
     ARGON2_PARALLELISM = 1

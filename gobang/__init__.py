@@ -42,17 +42,18 @@ def create_app(config: type | Mapping[str, Any] | None = None) -> Flask:
 
 
 def _start_services(app: Flask) -> None:
-    from gobang.services.registry import install_services
+    from gobang.services.admin import last_alive
+    from gobang.services.registry import services
     from gobang.sockets.ticker import start_ticker
 
-    found = install_services(app)
     if _loaded_by_flask_command():
         return
     with app.app_context():
-        restored = found.games.restore()
+        found = services()
+        restored = found.play.factory.restore(last_alive())
         found.admin.poll()  # maintenance mode, and commands left while the server was down
     logging.getLogger("gobang").info("games restored", extra={"fields": {"count": restored}})
-    if app.config["MATCHER_ENABLED"]:
+    if app.config["TICKER_ENABLED"]:
         start_ticker(app, found)
 
 
@@ -68,10 +69,8 @@ def _loaded_by_flask_command() -> bool:
 
 def _install_host_tools(app: Flask) -> None:
     from gobang.cli import register_commands
-    from gobang.metrics.routes import bp as metrics_bp
 
     register_commands(app)
-    app.register_blueprint(metrics_bp)
     trusted = app.config["PROXY_FIX"]
     if trusted:
         # Outermost, so that Socket.IO's WSGI layer sees the client's address and scheme too.
@@ -100,7 +99,9 @@ def _init_extensions(app: Flask) -> None:
 
     app.session_interface = EventSessionInterface()
 
-    register_namespaces(socketio)
+    from gobang.services.registry import install_services
+
+    register_namespaces(socketio, install_services(app))
     socketio.init_app(
         app,
         async_mode=app.config["SOCKETIO_ASYNC_MODE"],
@@ -116,15 +117,18 @@ def _init_extensions(app: Flask) -> None:
 
 
 def _register_blueprints(app: Flask) -> None:
+    """Every blueprint of the site, in one place."""
     from gobang.api.routes import bp as api_bp
     from gobang.auth.routes import bp as auth_bp
     from gobang.errors.handlers import bp as errors_bp
-    from gobang.hall.routes import bp as hall_bp
+    from gobang.i18n.routes import bp as i18n_bp
+    from gobang.metrics.routes import bp as metrics_bp
+    from gobang.play.routes import bp as play_bp
     from gobang.players.routes import bp as players_bp
     from gobang.records.routes import bp as records_bp
-    from gobang.room.routes import bp as room_bp
     from gobang.security_headers import install as install_headers
 
-    for blueprint in (auth_bp, hall_bp, room_bp, players_bp, records_bp, api_bp, errors_bp):
+    for blueprint in (auth_bp, play_bp, players_bp, records_bp, api_bp, i18n_bp, metrics_bp,
+                      errors_bp):
         app.register_blueprint(blueprint)
     install_headers(app)

@@ -18,7 +18,7 @@ from sqlalchemy import func, or_, select
 from gobang.extensions import db
 from gobang.models import Game, Move, User
 from gobang.services import admin
-from gobang.services.accounts import AccountError, password_problem
+from gobang.services.accounts.accounts import AccountError, password_problem
 from gobang.services.registry import services
 
 WAIT_HELP = "Seconds to wait for the running server to confirm (0: do not wait)."

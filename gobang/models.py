@@ -9,6 +9,7 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from gobang.extensions import db
+from gobang.vocabulary import color_of
 
 DELETED_NAME = "deleted user"
 
@@ -94,6 +95,10 @@ class Game(db.Model):
     moves: Mapped[list[Move]] = relationship(
         order_by="Move.number", cascade="all, delete-orphan", back_populates="game"
     )
+
+    def color_of(self, user_id: int | None) -> str | None:
+        """The colour `user_id` plays in this game, or None for anyone else."""
+        return color_of(self.black_id, self.white_id, user_id)
 
     __table_args__ = (
         Index("ix_games_black_id", "black_id"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from collections.abc import Mapping
@@ -13,6 +14,12 @@ from flask import Flask
 ENV_PREFIX = "GOBANG_"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+# Old setting names that still work for one release: old -> new.
+DEPRECATED_NAMES = {
+    "MATCHER_ENABLED": "TICKER_ENABLED",
+    "MATCHER_INTERVAL_SECONDS": "TICKER_INTERVAL_SECONDS",
+}
+log = logging.getLogger("gobang.settings")
 
 
 def coerce(name: str, raw: str, current: Any) -> Any:
@@ -35,7 +42,8 @@ def apply_environment(app: Flask, environ: Mapping[str, str]) -> None:
     for key, raw in environ.items():
         if key.startswith(ENV_PREFIX):
             name = key[len(ENV_PREFIX) :]
-            app.config[name] = coerce(name, raw, app.config.get(name))
+            current = app.config.get(DEPRECATED_NAMES.get(name, name))
+            app.config[name] = coerce(name, raw, current)
 
 
 def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
@@ -49,7 +57,15 @@ def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
             app.config.update(config)
     else:
         app.config.from_object(config)
+    _rename_deprecated(app)
     _fill_defaults(app)
+
+
+def _rename_deprecated(app: Flask) -> None:
+    for old, new in DEPRECATED_NAMES.items():
+        if old in app.config:
+            app.config[new] = app.config.pop(old)
+            log.warning("setting %s is deprecated: use %s", old, new)
 
 
 def _fill_defaults(app: Flask) -> None:

@@ -20,7 +20,7 @@ def healthz() -> Response:
 
 @bp.route("/api/games/<int:game_id>")
 def game_record(game_id: int) -> Response:
-    from gobang.services.records import game_record as build
+    from gobang.services.play.stored import game_record as build
 
     record = build(game_id)
     if record is None:

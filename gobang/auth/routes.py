@@ -24,7 +24,7 @@ from gobang.auth.forms import ChangePasswordForm, DeleteAccountForm, LoginForm, 
 from gobang.extensions import db, login_manager
 from gobang.logs import event
 from gobang.models import User
-from gobang.services.accounts import AccountError
+from gobang.services.accounts.accounts import AccountError
 from gobang.services.registry import services
 
 bp = Blueprint("auth", __name__)
@@ -61,7 +61,7 @@ def _form_errors(form) -> None:
 
 @bp.route("/")
 def index() -> Response:
-    return redirect(url_for("hall.hall" if current_user.is_authenticated else "auth.login"))
+    return redirect(url_for("play.hall" if current_user.is_authenticated else "auth.login"))
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -78,7 +78,7 @@ def register() -> Response | str:
         else:
             _start_session(user)
             event(_log, "register", user_id=user.id)
-            return redirect(url_for("hall.hall"))
+            return redirect(url_for("play.hall"))
     else:
         _form_errors(form)
     return render_template("auth/register.html", form=form)
@@ -96,7 +96,7 @@ def login() -> Response | str:
         else:
             _start_session(user)
             event(_log, "login", user_id=user.id)
-            return redirect(safe_next(request.args.get("next")) or url_for("hall.hall"))
+            return redirect(safe_next(request.args.get("next")) or url_for("play.hall"))
     else:
         _form_errors(form)
     return render_template("auth/login.html", form=form)

@@ -78,10 +78,6 @@ def js_catalogue() -> dict[str, str]:
 def init_app(app: Flask) -> None:
     babel.init_app(app, default_locale=DEFAULT_LANGUAGE, locale_selector=select_language)
 
-    from gobang.i18n.routes import bp
-
-    app.register_blueprint(bp)
-
     @app.context_processor
     def language_context() -> dict[str, object]:
         language = current_language()

@@ -29,6 +29,6 @@ def metrics() -> Response:
     if not _allowed():
         abort(403)
     found = services()
-    text = found.metrics.exposition(found.store, found.games.maintenance,
-                                      found.hall.fanout.waiting())
+    text = found.metrics.exposition(found.store, found.play.maintenance.on,
+                                      found.lobby.fanout.waiting())
     return Response(text, content_type=CONTENT_TYPE)

@@ -1,16 +1,26 @@
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, abort, render_template
 from flask_login import current_user, login_required
 
-from gobang.services.players import hall_summary
+from gobang.extensions import db
+from gobang.models import Game
+from gobang.services.history.players import hall_summary
 
-bp = Blueprint("hall", __name__)
+bp = Blueprint("play", __name__)
 
 
 @bp.route("/hall")
 @login_required
 def hall() -> str:
     return render_template(
-        "hall/hall.html", me=current_user.stats(), **hall_summary(current_user.id)
+        "play/hall.html", me=current_user.stats(), **hall_summary(current_user.id)
     )
+
+
+@bp.route("/game/<int:game_id>")
+@login_required
+def room(game_id: int) -> str:
+    if db.session.get(Game, game_id) is None:
+        abort(404)
+    return render_template("play/room.html", game_id=game_id)

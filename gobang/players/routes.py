@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 from flask_login import current_user
 
-from gobang.services import players
+from gobang.services.history import players
 from gobang.services.registry import services
 
 bp = Blueprint("players", __name__)

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort, render_template
 from gobang.extensions import db
 from gobang.i18n.labels import reason_label, result_label
 from gobang.models import Game
-from gobang.services import record_files
+from gobang.services.history import record_files
 
 bp = Blueprint("records", __name__)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select, update
 
@@ -20,20 +21,23 @@ from gobang.extensions import db
 from gobang.logs import event
 from gobang.models import AdminCommand, ServerFlag, utcnow
 from gobang.services.clock import Clock
-from gobang.services.games import LiveGames
-from gobang.services.hall import Hall
+from gobang.services.hall.hall import Hall
 from gobang.services.notices import DISCONNECT_USER, ActionError, Notice
+from gobang.services.play.finisher import Finisher
+from gobang.services.store import LiveStore
+from gobang.vocabulary import Namespace
 
 log = logging.getLogger("gobang.admin")
 
 MAINTENANCE_FLAG = "maintenance"
+# When the server last polled: after a crash, how long the side to move had been thinking.
+ALIVE_FLAG = "alive_at"
 DISCONNECT = "disconnect_user"
 ABORT = "abort_game"
 # Carries nothing out: its outcome tells the command line that maintenance mode is applied,
 # because every poll reads the flag before the commands.
 CONFIRM_MAINTENANCE = "confirm_maintenance"
 KINDS = (DISCONNECT, ABORT, CONFIRM_MAINTENANCE)
-CONNECTION_NAMESPACES = ("/hall", "/room")
 
 
 # --- the command line's side -------------------------------------------------------------------
@@ -50,6 +54,12 @@ def set_flag(name: str, value: str) -> None:
 
 def flag_value(name: str) -> str | None:
     return db.session.scalar(select(ServerFlag.value).where(ServerFlag.name == name))
+
+
+def last_alive() -> datetime | None:
+    """The server's last poll before this start, if it ever polled."""
+    value = flag_value(ALIVE_FLAG)
+    return datetime.fromisoformat(value) if value else None
 
 
 def set_maintenance(on: bool) -> None:
@@ -89,10 +99,12 @@ class PendingCommand:
 class AdminDesk:
     """Carries out, in the server, what the command line left in the database."""
 
-    def __init__(self, clock: Clock, hall: Hall, games: LiveGames, interval: float) -> None:
+    def __init__(self, clock: Clock, store: LiveStore, hall: Hall, finisher: Finisher,
+                 interval: float) -> None:
         self.clock = clock
+        self.store = store
         self.hall = hall
-        self.games = games
+        self.finisher = finisher
         self.interval = interval
         self._last_poll: float | None = None
         self._handlers: dict[str, Callable[[int], tuple[str, list[Notice]]]] = {
@@ -109,7 +121,7 @@ class AdminDesk:
 
     def poll(self) -> list[Notice]:
         notices = self.hall.set_maintenance(maintenance_on())
-        db.session.commit()  # end the read transaction before commands write
+        set_flag(ALIVE_FLAG, utcnow().isoformat())  # commits, ending the read transaction
         for command in self._pending():
             outcome, more = self._carry_out(command)
             notices += more
@@ -141,14 +153,13 @@ class AdminDesk:
             return "failed: see the server log", []
 
     def _disconnect(self, user_id: int) -> tuple[str, list[Notice]]:
-        store = self.hall.store
-        if all(store.connection(ns, user_id) is None for ns in CONNECTION_NAMESPACES):
+        if all(self.store.connection(ns, user_id) is None for ns in Namespace):
             return "not connected", []
         notice = Notice("session_ended", {"reason": "banned"}, DISCONNECT_USER, user_id)
         return "disconnected", [notice]
 
     def _abort(self, game_id: int) -> tuple[str, list[Notice]]:
-        return "aborted", self.games.abort(game_id)
+        return "aborted", self.finisher.abort(game_id)
 
     def _confirm_maintenance(self, _target: int) -> tuple[str, list[Notice]]:
-        return f"maintenance mode {'on' if self.games.maintenance else 'off'}", []
+        return f"maintenance mode {'on' if self.hall.maintenance.on else 'off'}", []

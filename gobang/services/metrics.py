@@ -12,14 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gobang.services.store import LiveStore
+from gobang.vocabulary import Namespace, Reason
 
 # Upper bounds, in seconds, of the move-save latency histogram: a healthy save takes about a
 # millisecond; a slow disk or a locked database shows up in the upper buckets.
 SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 # Reported even before they happen, so that a dashboard's series exist from the start.
-KNOWN_REASONS = ("five", "resign", "disconnect", "timeout", "draw_agreed", "board_full",
-                 "aborted")
-NAMESPACES = ("/hall", "/room")
+KNOWN_REASONS = tuple(Reason)
+NAMESPACES = tuple(Namespace)
 
 
 @dataclass

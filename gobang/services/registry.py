@@ -1,4 +1,9 @@
-"""One set of service objects per app, reachable from views and namespaces."""
+"""The one place where the services are built and wired: who talks to whom, in one screen.
+
+Each collaborator is handed exactly what it needs. Play never calls the hall: it publishes
+`GameStarted` and `GameEnded` on the bus, and the subscriptions at the end of `build_services`
+say who listens.
+"""
 
 from __future__ import annotations
 
@@ -7,40 +12,167 @@ from dataclasses import dataclass
 
 from flask import Flask, current_app
 
-from gobang.services.accounts import Accounts
+from gobang.extensions import db
+from gobang.services.accounts.accounts import Accounts
+from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
-from gobang.services.fanout import Fanout
-from gobang.services.games import GameSettings, LiveGames
-from gobang.services.hall import NAMESPACE as HALL_NAMESPACE
-from gobang.services.hall import Hall
-from gobang.services.matcher import Matcher
+from gobang.services.events import Bus, GameEnded, GameStarted
+from gobang.services.hall.challenges import Challenges
+from gobang.services.hall.chat import HallChat
+from gobang.services.hall.fanout import Fanout
+from gobang.services.hall.hall import Hall
+from gobang.services.hall.matcher import Matcher
+from gobang.services.hall.matchmaking import Matchmaking
+from gobang.services.hall.pairings import Pairings
+from gobang.services.hall.presence import Presence
 from gobang.services.metrics import Metrics
-from gobang.services.passwords import Passwords
+from gobang.services.notices import Notice
+from gobang.services.play.draws import Draws
+from gobang.services.play.factory import ClockChoice, GameFactory
+from gobang.services.play.finisher import Finisher
+from gobang.services.play.maintenance import Maintenance
+from gobang.services.play.move_writer import MoveWriter
+from gobang.services.play.moves import Moves
+from gobang.services.play.pauses import Pauses
+from gobang.services.play.rematches import Rematches
+from gobang.services.play.room_chat import Attendance, RoomChat
+from gobang.services.play.seating import Seating
+from gobang.services.play.table import GameTable
+from gobang.services.play.takebacks import TakeBacks
+from gobang.services.play.timekeeper import Timekeeper
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore, MemoryStore
+from gobang.vocabulary import Namespace
 
 EXTENSION_KEY = "gobang"
+MAX_UNDOS = 3
 
 
-@dataclass
+@dataclass(frozen=True)
+class Play:
+    """A game in play, one collaborator per thing that can happen to it."""
+
+    table: GameTable
+    factory: GameFactory
+    seating: Seating
+    moves: Moves
+    finisher: Finisher
+    timekeeper: Timekeeper
+    draws: Draws
+    takebacks: TakeBacks
+    pauses: Pauses
+    rematches: Rematches
+    chat: RoomChat
+    maintenance: Maintenance
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """The hall's services."""
+
+    hall: Hall
+    presence: Presence
+    matcher: Matcher
+    matchmaking: Matchmaking
+    challenges: Challenges
+    chat: HallChat
+    fanout: Fanout
+
+
+@dataclass(frozen=True)
 class Services:
     accounts: Accounts
     auth_limiter: RateLimiter
     clock: Clock
     store: LiveStore
-    matcher: Matcher
-    games: LiveGames
-    hall: Hall
+    play: Play
+    lobby: Lobby
     admin: AdminDesk
     metrics: Metrics
 
-    def tick(self) -> list:
+    def tick(self) -> list[Notice]:
         """Everything time-driven: the host's commands (first, so that maintenance mode stops
         this very round of matching), pairing queued players, forfeits, flags and aborts, and
         the hall broadcasts that had to wait."""
-        return (self.admin.tick() + self.hall.run_matcher() + self.games.tick()
-                + self.hall.flush())
+        return (self.admin.tick() + self.lobby.matchmaking.run() + self.play.timekeeper.tick()
+                + self.lobby.presence.flush())
+
+
+def build_services(app: Flask) -> Services:
+    cfg = app.config
+    clock: Clock = cfg.get("CLOCK") or monotonic
+    rng: random.Random = cfg.get("RANDOM") or random.Random()
+    enabled = cfg["RATELIMIT_ENABLED"]
+
+    def limiter(limit: int, window: float) -> RateLimiter:
+        return RateLimiter(limit, window, clock, enabled=enabled)
+
+    chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
+    store = MemoryStore()
+    metrics = Metrics()
+    bus = Bus()
+    play = _play(app, store, clock, bus, metrics, limiter(*chat_window),
+                 limiter(cfg["MOVES_PER_SECOND"], 1))
+    lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window),
+                   limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
+    bus.subscribe(GameStarted, lobby.matchmaking.game_started)
+    bus.subscribe(GameStarted, lobby.presence.game_started)
+    bus.subscribe(GameEnded, lobby.presence.game_ended)
+    return Services(
+        accounts=_accounts(app),
+        auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
+        clock=clock, store=store, play=play, lobby=lobby,
+        admin=AdminDesk(clock, store, lobby.hall, play.finisher, cfg["ADMIN_POLL_SECONDS"]),
+        metrics=metrics,
+    )
+
+
+def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
+          chat_limiter: RateLimiter, move_limiter: RateLimiter) -> Play:
+    cfg = app.config
+    grace = cfg["FORFEIT_GRACE_SECONDS"]
+    table = GameTable(store, clock)
+    maintenance = Maintenance()
+    finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
+    factory = GameFactory(
+        table, clock, ClockChoice(cfg["CLOCK_INITIAL_SECONDS"], cfg["CLOCK_INCREMENT_SECONDS"]),
+        bus, finisher)
+    attendance = Attendance()
+    chat = RoomChat(attendance, chat_limiter)
+    rematches = Rematches(table, factory, maintenance)
+    return Play(
+        table=table, factory=factory,
+        seating=Seating(table, clock, grace, attendance, finisher, chat, rematches),
+        moves=Moves(table, clock, move_limiter, MoveWriter(lambda: db.engine), finisher,
+                    metrics),
+        finisher=finisher,
+        timekeeper=Timekeeper(table, clock, grace, cfg["ABORT_SECONDS"], finisher),
+        draws=Draws(table, finisher), takebacks=TakeBacks(table, clock, MAX_UNDOS),
+        pauses=Pauses(table, clock), rematches=rematches, chat=chat, maintenance=maintenance,
+    )
+
+
+def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play: Play,
+           chat_limiter: RateLimiter, action_limiter: RateLimiter) -> Lobby:
+    cfg = app.config
+    table, maintenance = play.table, play.maintenance
+    fanout = Fanout(clock, cfg["HALL_FANOUT_PER_SECOND"], cfg["HALL_FANOUT_BURST"])
+    matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
+                      is_connected=lambda user_id: store.connection(Namespace.HALL, user_id)
+                      is not None)
+    presence = Presence(store, table, matcher, fanout)
+    pairings = Pairings(play.factory)
+    challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
+                            rng)
+    chat = HallChat(chat_limiter)
+    return Lobby(
+        hall=Hall(table, presence, matcher, challenges, chat, maintenance),
+        presence=presence, matcher=matcher,
+        matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
+                                action_limiter),
+        challenges=challenges, chat=chat, fanout=fanout,
+    )
 
 
 def _accounts(app: Flask) -> Accounts:
@@ -54,46 +186,6 @@ def _accounts(app: Flask) -> Accounts:
     return Accounts(passwords, initial_score=cfg["INITIAL_SCORE"])
 
 
-def _game_settings(app: Flask) -> GameSettings:
-    cfg = app.config
-    return GameSettings(
-        grace_seconds=cfg["FORFEIT_GRACE_SECONDS"],
-        abort_seconds=cfg["ABORT_SECONDS"],
-        rating_k=cfg["RATING_K"],
-        clock_initial_seconds=cfg["CLOCK_INITIAL_SECONDS"],
-        clock_increment_seconds=cfg["CLOCK_INCREMENT_SECONDS"],
-    )
-
-
-def build_services(app: Flask) -> Services:
-    cfg = app.config
-    clock: Clock = cfg.get("CLOCK") or monotonic
-    rng: random.Random = cfg.get("RANDOM") or random.Random()
-    enabled = cfg["RATELIMIT_ENABLED"]
-
-    def limiter(limit: int, window: float) -> RateLimiter:
-        return RateLimiter(limit, window, clock, enabled=enabled)
-
-    store = MemoryStore()
-    matcher = Matcher(
-        store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
-        is_connected=lambda user_id: store.connection(HALL_NAMESPACE, user_id) is not None,
-    )
-    chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
-    metrics = Metrics()
-    games = LiveGames(store, clock, _game_settings(app), limiter(*chat_window),
-                      limiter(cfg["MOVES_PER_SECOND"], 1), metrics=metrics)
-    hall = Hall(store, matcher, games, rng, limiter(*chat_window),
-                limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60),
-                Fanout(clock, cfg["HALL_FANOUT_PER_SECOND"], cfg["HALL_FANOUT_BURST"]))
-    return Services(
-        accounts=_accounts(app),
-        auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
-        clock=clock, store=store, matcher=matcher, games=games, hall=hall,
-        admin=AdminDesk(clock, hall, games, cfg["ADMIN_POLL_SECONDS"]), metrics=metrics,
-    )
-
-
 def install_services(app: Flask) -> Services:
     found = build_services(app)
     app.extensions[EXTENSION_KEY] = found
@@ -101,4 +193,5 @@ def install_services(app: Flask) -> Services:
 
 
 def services() -> Services:
+    """The app's services, for views and commands (namespaces are handed theirs)."""
     return current_app.extensions[EXTENSION_KEY]

@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_socketio import SocketIO
+
+if TYPE_CHECKING:
+    from gobang.services.registry import Services
 
 log = logging.getLogger("gobang.sockets")
 
 
-def register_namespaces(socketio: SocketIO) -> None:
-    """Register once per process; each app's new server picks up the same handlers."""
-    if socketio.namespace_handlers:
-        return
+def register_namespaces(socketio: SocketIO, found: Services) -> None:
+    """The namespaces of this app, handed its services; `socketio.init_app` then registers
+    them with the app's new Socket.IO server (one app per process, but tests build many)."""
+    from gobang.sockets.base import Publisher
     from gobang.sockets.hall import HallNamespace
     from gobang.sockets.room import RoomNamespace
 
-    socketio.on_namespace(HallNamespace("/hall"))
-    socketio.on_namespace(RoomNamespace("/room"))
+    publish = Publisher(found.store)
+    handlers = [HallNamespace(found.lobby, publish),
+                RoomNamespace(found.play, found.store, publish)]
+    for handler in handlers:
+        handler._set_socketio(socketio)  # as `socketio.on_namespace` does
+    socketio.namespace_handlers = handlers
 
 
 def guard_malformed_packets(server: Any) -> None:

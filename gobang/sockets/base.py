@@ -11,6 +11,7 @@ from flask import request
 from flask_babel import gettext
 from flask_login import current_user
 from flask_socketio import Namespace
+from sqlalchemy.exc import SQLAlchemyError
 
 from gobang.extensions import db, socketio
 from gobang.models import User
@@ -24,11 +25,12 @@ from gobang.services.notices import (
     ActionError,
     Notice,
 )
-from gobang.services.registry import services
+from gobang.services.store import LiveStore
+from gobang.vocabulary import Namespace as Ns
 
 log = logging.getLogger("gobang.sockets")
-HALL_NS = "/hall"
-ROOM_NS = "/room"
+HALL_NS = Ns.HALL
+ROOM_NS = Ns.ROOM
 
 
 def game_room(game_id: int) -> str:
@@ -48,22 +50,28 @@ _ROUTES: dict[str, tuple[str, Callable[[Any], str | None]]] = {
 }
 
 
-def publish(notices: Iterable[Notice]) -> None:
-    for notice in notices:
-        if notice.target == DISCONNECT_USER:
-            _disconnect_user(notice)
-            continue
-        namespace, room_of = _ROUTES[notice.target]
-        socketio.emit(notice.event, notice.payload, namespace=namespace, to=room_of(notice.key))
+class Publisher:
+    """Sends the services' notices to whom they name."""
 
+    def __init__(self, store: LiveStore) -> None:
+        self.store = store
 
-def _disconnect_user(notice: Notice) -> None:
-    """Tell each of the user's live connections why, then close it (a ban, from the host)."""
-    for namespace in (HALL_NS, ROOM_NS):
-        sid = services().store.connection(namespace, notice.key)
-        if sid is not None:
-            socketio.emit(notice.event, notice.payload, namespace=namespace, to=sid)
-            socketio.server.disconnect(sid, namespace=namespace)
+    def __call__(self, notices: Iterable[Notice]) -> None:
+        for notice in notices:
+            if notice.target == DISCONNECT_USER:
+                self._disconnect_user(notice)
+                continue
+            namespace, room_of = _ROUTES[notice.target]
+            socketio.emit(notice.event, notice.payload, namespace=namespace,
+                          to=room_of(notice.key))
+
+    def _disconnect_user(self, notice: Notice) -> None:
+        """Tell each of the user's live connections why, then close it (a ban, from the host)."""
+        for namespace in (HALL_NS, ROOM_NS):
+            sid = self.store.connection(namespace, notice.key)
+            if sid is not None:
+                socketio.emit(notice.event, notice.payload, namespace=namespace, to=sid)
+                socketio.server.disconnect(sid, namespace=namespace)
 
 
 def ok(**fields: Any) -> dict[str, Any]:
@@ -99,13 +107,6 @@ def id_field(data: dict[str, Any], name: str = "game_id") -> int:
     return value
 
 
-def bool_field(data: dict[str, Any], name: str) -> bool:
-    value = data.get(name)
-    if not isinstance(value, bool):
-        raise bad_request(gettext("'%(name)s' must be true or false.", name=name))
-    return value
-
-
 def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
     """Turn a handler's refusals into the contract's error acknowledgement; every client
     event gets an answer and a refused one changes nothing."""
@@ -118,8 +119,14 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
             return handler(self, payload_dict(data))
         except ActionError as error:
             db.session.rollback()
-            publish(error.notices)
+            self.publish(error.notices)
             return error.ack()
+        except (SQLAlchemyError, OSError) as exc:  # the database refused: locked, disk full
+            db.session.rollback()
+            log.warning("database refused an event", extra={"fields": {
+                "event": handler.__name__[3:], "error": type(exc).__name__}})
+            return ActionError("conflict", gettext(
+                "The server could not save that just now; try again.")).ack()
 
     return wrapper
 
@@ -127,8 +134,9 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
 class SessionNamespace(Namespace):
     """A namespace open only to logged-in users, with one live connection per user."""
 
-    def __init__(self, namespace: str) -> None:
+    def __init__(self, namespace: str, publish: Publisher) -> None:
         super().__init__(namespace)
+        self.publish = publish
         self._users: dict[str, int] = {}
 
     def trigger_event(self, event: str, *args: Any) -> Any:

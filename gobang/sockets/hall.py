@@ -8,52 +8,57 @@ from flask import request
 from flask_socketio import join_room
 
 from gobang.extensions import socketio
-from gobang.services.registry import services
-from gobang.sockets.base import SessionNamespace, acknowledged, ok, publish, user_room
+from gobang.services.registry import Lobby
+from gobang.sockets.base import Publisher, SessionNamespace, acknowledged, ok, user_room
+from gobang.vocabulary import Namespace
 
 
 class HallNamespace(SessionNamespace):
+    def __init__(self, lobby: Lobby, publish: Publisher) -> None:
+        super().__init__(Namespace.HALL, publish)
+        self.lobby = lobby
+
     def on_connect(self, auth: Any = None) -> None:
         user = self.admit()
-        replaced, hello, notices = services().hall.connect(user, request.sid)
+        replaced, hello, notices = self.lobby.hall.connect(user, request.sid)
         self.replace(replaced)
         join_room(user_room(user.id))
         self.emit("hello", hello, room=request.sid)
-        publish(notices)
+        self.publish(notices)
 
     def on_disconnect(self, *reason: Any) -> None:
         user_id = self.forget()
         if user_id is not None:
-            notices = services().hall.disconnect(user_id, request.sid)
+            notices = self.lobby.hall.disconnect(user_id, request.sid)
             # Broadcast from a task of its own: sending to a connection whose ping timed out
             # closes it there and then, running its disconnect handler inside this one; when
             # thousands time out at once that nesting overflowed the stack (docs/performance.md).
-            socketio.start_background_task(publish, notices)
+            socketio.start_background_task(self.publish, notices)
 
     @acknowledged
     def on_start_match(self, data: dict[str, Any]) -> dict[str, Any]:
-        publish(services().hall.start_match(self.user(), data.get("ruleset")))
+        self.publish(self.lobby.matchmaking.start(self.user(), data.get("ruleset")))
         return ok()
 
     @acknowledged
     def on_cancel_match(self, data: dict[str, Any]) -> dict[str, Any]:
-        publish(services().hall.cancel_match(self.user_id()))
+        self.publish(self.lobby.matchmaking.cancel(self.user_id()))
         return ok()
 
     @acknowledged
     def on_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
-        challenge_id, notices = services().hall.challenge(
+        challenge_id, notices = self.lobby.challenges.send(
             self.user(), data.get("username"), data.get("ruleset"), data.get("clock"))
-        publish(notices)
+        self.publish(notices)
         return ok(challenge_id=challenge_id)
 
     @acknowledged
     def on_answer_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
-        publish(services().hall.answer_challenge(
+        self.publish(self.lobby.challenges.answer(
             self.user(), data.get("challenge_id"), data.get("accept")))
         return ok()
 
     @acknowledged
     def on_chat(self, data: dict[str, Any]) -> dict[str, Any]:
-        publish(services().hall.chat(self.user(), data.get("text")))
+        self.publish(self.lobby.chat.say(self.user(), data.get("text")))
         return ok()

@@ -8,7 +8,7 @@ from flask import Flask
 
 from gobang.extensions import db, socketio
 from gobang.services.registry import Services
-from gobang.sockets.base import publish
+from gobang.sockets.base import Publisher
 
 log = logging.getLogger("gobang.ticker")
 
@@ -16,7 +16,7 @@ log = logging.getLogger("gobang.ticker")
 def tick_once(app: Flask, found: Services) -> None:
     with app.app_context():
         try:
-            publish(found.tick())
+            Publisher(found.store)(found.tick())
         except Exception:
             db.session.rollback()
             log.exception("tick failed")
@@ -25,7 +25,7 @@ def tick_once(app: Flask, found: Services) -> None:
 
 
 def start_ticker(app: Flask, found: Services) -> None:
-    interval = app.config["MATCHER_INTERVAL_SECONDS"]
+    interval = app.config["TICKER_INTERVAL_SECONDS"]
 
     def run() -> None:
         while True:

@@ -152,7 +152,7 @@ def test_what_was_asked_while_no_server_ran_applies_when_it_starts(
     started = create_app(make_config(database_url))
     try:
         with started.app_context():
-            assert services().games.maintenance is True
+            assert services().play.maintenance.on is True
             assert services().store.get_game(game_in_play) is None
             game = db.session.get(Game, game_in_play)
             assert (game.status, game.reason) == ("finished", "aborted")

@@ -76,3 +76,14 @@ def test_only_prefixed_variables_are_read(bare_app):
     bare_app.config["RATING_K"] = 60
     apply_environment(bare_app, {"RATING_K": "1", "GOBANG_RATING_K": "40"})
     assert bare_app.config["RATING_K"] == 40
+
+
+@pytest.mark.parametrize(("old", "new", "raw", "expected"), [
+    ("MATCHER_INTERVAL_SECONDS", "TICKER_INTERVAL_SECONDS", "0.5", 0.5),
+    ("MATCHER_ENABLED", "TICKER_ENABLED", "0", False),
+])
+def test_the_old_ticker_setting_names_still_work(bare_app, monkeypatch, old, new, raw, expected):
+    monkeypatch.setenv(f"GOBANG_{old}", raw)
+    load_settings(bare_app, None)
+    assert bare_app.config[new] == expected
+    assert old not in bare_app.config

@@ -22,7 +22,7 @@ from gobang.i18n.labels import color_label, outcome_label, reason_label, result_
 from tests.support.forms import logout, post_form, register
 from tests.support.html import by_testid, text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "gobang" / "translations"
 PO = TRANSLATIONS / "zh_Hans" / "LC_MESSAGES" / "messages.po"
 MO = PO.with_suffix(".mo")

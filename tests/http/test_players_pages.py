@@ -7,7 +7,7 @@ import re
 import pytest
 from flask import render_template
 
-from gobang.services.players import hall_summary, score_chart
+from gobang.services.history.players import hall_summary, score_chart
 from tests.support.forms import register
 from tests.support.games import add_user, delete_user, finish_game, set_columns, user_id
 from tests.support.html import by_testid, text, texts

@@ -57,3 +57,29 @@ def test_finished_results_are_kept_once_across_a_crash(live_server):
     assert after[0]["games"] == 1
     record = black[0].get(f"{live_server.url}/api/games/{game_id}").json()
     assert record["status"] == "finished"
+
+
+def test_a_crash_right_after_the_winning_move_never_leaves_an_unfinishable_game(live_server):
+    """SIGKILL a few milliseconds after the winning move is sent, several times: wherever the
+    kill lands (before the move is saved, between the move and the result, after both), the
+    restarted server holds either the game before that move, or the game won by it."""
+    import random
+    import time
+
+    delays = random.Random(5)
+    for round_number in range(6):
+        black, white, game_id = matched_pair(live_server, (f"ann{round_number}",
+                                                           f"ben{round_number}"))
+        play(black, white, game_id, BLACK_FIVE[:-1])
+        row, col = BLACK_FIVE[-1]
+        black[2].emit("place_stone", {"game_id": game_id, "row": row, "col": col},
+                      namespace="/room")
+        time.sleep(delays.uniform(0, 0.01))
+        live_server.crash_and_restart()
+        record = black[0].get(f"{live_server.url}/api/games/{game_id}").json()
+        if len(record["moves"]) == len(BLACK_FIVE):
+            assert record["status"] == "finished", record
+            assert (record["result"]["winner"], record["result"]["reason"]) == ("black", "five")
+        else:
+            assert len(record["moves"]) == len(BLACK_FIVE) - 1
+            assert record["status"] == "playing"

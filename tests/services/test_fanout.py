@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gobang.services.clock import FakeClock
-from gobang.services.fanout import Fanout
+from gobang.services.hall.fanout import Fanout
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from gobang.services.clock import FakeClock
-from gobang.services.matcher import Matcher, Pairing
+from gobang.services.hall.matcher import Matcher, Pairing
 from gobang.services.store import MemoryStore
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from gobang.extensions import db
 from gobang.models import Game, Move
-from gobang.services.move_writer import MoveWriter
+from gobang.services.play.move_writer import MoveWriter
 from tests.support.games import add_user, start_game
 
 WHEN = datetime(2026, 11, 29, 16, 5, 7, 123456)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from gobang.services.ratings import elo
+from gobang.services.play.ratings import elo
 
 
 @pytest.mark.parametrize(

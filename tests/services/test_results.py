@@ -9,9 +9,9 @@ from sqlalchemy import select
 
 from gobang.extensions import db
 from gobang.models import Game, User
-from gobang.services.clock import FakeClock
+from gobang.services.play.results import Ending, save_result
 from gobang.services.registry import build_services
-from gobang.services.results import Ending, save_result
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture
@@ -82,23 +82,23 @@ def test_unfinished_games_are_restored_with_their_moves(app, two_users):
     first = build_services(app)
     with app.app_context():
         black, white = (db.session.get(User, i) for i in two_users)
-        live, _ = first.games.create(black, white, "renju")
-        first.games.join(live.game_id, black.id, "sid-b")
-        first.games.join(live.game_id, white.id, "sid-w")
+        live, _ = first.play.factory.create(black, white, "renju")
+        first.play.seating.join(live.game_id, black.id, "sid-b")
+        first.play.seating.join(live.game_id, white.id, "sid-w")
         for user, (row, col) in [(black, (7, 7)), (white, (7, 8)), (black, (6, 6))]:
             clock.advance(3)
-            first.games.place_stone(live.game_id, user.id, row, col)
+            first.play.moves.place_stone(live.game_id, user.id, row, col)
         clocks_before = live.clocks.snapshot(clock())
     clock.advance(500)  # the server is down for a while
     second = build_services(app)
     with app.app_context():
-        assert second.games.restore() == 1
+        assert second.play.factory.restore() == 1
         restored = second.store.get_game(live.game_id)
         assert restored.rules.moves == [(7, 7), (7, 8), (6, 6)]
         assert restored.ruleset == "renju"
         assert restored.rules.to_move == "white"
         assert restored.clocks.snapshot(clock()) == clocks_before
-        state, _ = second.games.join(live.game_id, two_users[1], "sid-w2")
+        state, _ = second.play.seating.join(live.game_id, two_users[1], "sid-w2")
         assert state["status"] == "playing"
 
 
@@ -106,7 +106,7 @@ def test_finished_games_are_not_restored(app, two_users, game_id):
     with app.app_context():
         save_result(game_id, *two_users, Ending("black", "resign"), 60, None)
         services = build_services(app)
-        assert services.games.restore() == 0
+        assert services.play.factory.restore() == 0
         assert db.session.scalar(select(Game.status)) == "finished"
 
 
@@ -146,21 +146,21 @@ def restored_after_two_moves(app, two_users, clock):
     first = build_services(app)
     with app.app_context():
         black, white = (db.session.get(User, i) for i in two_users)
-        live, _ = first.games.create(black, white, "freestyle")
-        first.games.join(live.game_id, black.id, "sid-b")
-        first.games.join(live.game_id, white.id, "sid-w")
-        first.games.place_stone(live.game_id, black.id, 7, 7)
-        first.games.place_stone(live.game_id, white.id, 7, 8)
+        live, _ = first.play.factory.create(black, white, "freestyle")
+        first.play.seating.join(live.game_id, black.id, "sid-b")
+        first.play.seating.join(live.game_id, white.id, "sid-w")
+        first.play.moves.place_stone(live.game_id, black.id, 7, 7)
+        first.play.moves.place_stone(live.game_id, white.id, 7, 8)
     second = build_services(app)
     with app.app_context():
-        second.games.restore()
+        second.play.factory.restore()
     return second, live.game_id
 
 
 def ending_after_grace(app, services, clock):
     with app.app_context():
         clock.advance(30)
-        notices = services.games.tick()
+        notices = services.play.timekeeper.tick()
     return next(n.payload["result"] for n in notices if n.event == "game_over")
 
 
@@ -176,6 +176,6 @@ def test_restored_game_only_one_returns_to_is_won_by_them(app, two_users):
     clock = FakeClock()
     services, game_id = restored_after_two_moves(app, two_users, clock)
     with app.app_context():
-        services.games.join(game_id, two_users[1], "sid-w2")
+        services.play.seating.join(game_id, two_users[1], "sid-w2")
     result = ending_after_grace(app, services, clock)
     assert (result["winner"], result["reason"]) == ("white", "disconnect")

@@ -11,9 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from gobang.extensions import socketio
-from gobang.services.clock import FakeClock
 from gobang.services.registry import services
 from gobang.sockets.ticker import tick_once
+from tests.support.clock import FakeClock
 from tests.support.forms import register
 
 

@@ -130,3 +130,24 @@ def test_hall_chat_is_rate_limited(player):
     alice = player("alice")
     codes = [alice.emit("/hall", "chat", {"text": "hi"}).get("error") for _ in range(6)]
     assert codes == [None] * 5 + ["rate_limited"]
+
+
+@pytest.mark.parametrize("app_overrides", [{"HALL_ACTIONS_PER_MINUTE": 3}])
+def test_match_requests_are_rate_limited(player, app_overrides):
+    alice = player("alice")
+    alice.join_hall()
+    codes = []
+    for _ in range(4):
+        codes.append(alice.emit("/hall", "start_match", {}).get("error"))
+        alice.emit("/hall", "cancel_match", {})
+    assert codes == [None, None, None, "rate_limited"]
+
+
+@pytest.mark.parametrize("app_overrides", [{"HALL_ACTIONS_PER_MINUTE": 2}])
+def test_challenges_are_rate_limited(player, app_overrides):
+    alice, bob, carol = player("alice"), player("bob"), player("carol")
+    for someone in (alice, bob, carol):
+        someone.join_hall()
+    codes = [alice.emit("/hall", "challenge", {"username": name}).get("error")
+             for name in ("bob", "carol", "bob")]
+    assert codes == [None, None, "rate_limited"]

@@ -28,7 +28,7 @@ def settle(app, tick, clock):
     """Let time pass and the ticker run until nothing is waiting."""
 
     def run() -> None:
-        fanout = services_of(app).hall.fanout
+        fanout = services_of(app).lobby.fanout
         for _ in range(20):
             clock.advance(5)
             tick()

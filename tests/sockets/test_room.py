@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from gobang.extensions import db, socketio
-from gobang.models import Game, Move
+from gobang.models import Move
 
 
 def play(black, white, game_id, moves):
@@ -201,19 +201,6 @@ def test_spectator_cannot_resign(game_between, player):
     assert player("carol").emit("/room", "resign", {"game_id": game_id})["error"] == "not_in_game"
 
 
-def test_result_is_saved_once_even_when_ended_twice(game_between, app, tick, clock):
-    black, white, game_id = game_between()
-    play(black, white, game_id, BLACK_FIVE)
-    white.emit("/room", "resign", {"game_id": game_id})
-    clock.advance(10_000)
-    tick()
-    me = black.http.get("/api/me").get_json()
-    assert (me["score"], me["games"], me["wins"]) == (1030, 1, 1)
-    with app.app_context():
-        assert db.session.scalar(select(func.count(Game.id)).where(
-            Game.status == "finished")) == 1
-
-
 def test_leaving_starts_grace_and_coming_back_resumes(game_between, clock, tick):
     black, white, game_id = game_between()
     play(black, white, game_id, [(7, 7), (7, 8)])
@@ -367,3 +354,44 @@ def test_flooding_moves_gets_rate_limited(game_between, clock):
     clock.advance(1)
     assert black.emit("/room", "place_stone", {"game_id": game_id, "row": 7, "col": 7}) == {
         "ok": True}
+
+
+def _refusing_database(*_args, **_kwargs):
+    from sqlalchemy.exc import OperationalError
+
+    raise OperationalError("UPDATE games", {}, Exception("database is locked"))
+
+
+def test_a_resign_the_database_refuses_is_answered_and_changes_nothing(game_between,
+                                                                       monkeypatch):
+    black, white, game_id = game_between()
+    play(black, white, game_id, [(7, 7), (7, 8)])
+    monkeypatch.setattr("gobang.services.play.finisher.save_result", _refusing_database)
+    assert white.emit("/room", "resign", {"game_id": game_id})["error"] == "conflict"
+    assert white.received("/room", "game_over") == []
+    assert black.emit("/room", "place_stone", {"game_id": game_id, "row": 0, "col": 0})["ok"]
+
+
+def test_a_draw_offer_survives_a_refused_acceptance(game_between, monkeypatch):
+    black, white, game_id = game_between()
+    play(black, white, game_id, [(7, 7), (7, 8)])
+    assert black.emit("/room", "offer_draw", {"game_id": game_id})["ok"]
+    with monkeypatch.context() as patched:
+        patched.setattr("gobang.services.play.finisher.save_result", _refusing_database)
+        ack = white.emit("/room", "answer_draw", {"game_id": game_id, "accept": True})
+        assert ack["error"] == "conflict"
+    assert white.emit("/room", "answer_draw", {"game_id": game_id, "accept": True})["ok"]
+    assert white.received("/room", "game_over")[-1]["result"]["reason"] == "draw_agreed"
+
+
+def test_a_move_the_database_refuses_is_heard_by_nobody(game_between, monkeypatch):
+    black, white, game_id = game_between()
+    play(black, white, game_id, [(7, 7), (7, 8)])
+    white.received("/room")
+    monkeypatch.setattr("gobang.services.play.move_writer.MoveWriter.write",
+                        _refusing_database)
+    ack = black.emit("/room", "place_stone", {"game_id": game_id, "row": 0, "col": 0})
+    assert ack["error"] == "conflict"
+    assert white.received("/room", "stone_placed") == []
+    state = white.emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert state["moves"] == [[7, 7], [7, 8]] and state["to_move"] == "black"

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from gobang.extensions import db
 from gobang.models import DELETED_NAME, Game, Move, User, username_key, utcnow
 from gobang.rules import Game as RulesGame
-from gobang.services.results import Ending, save_result
+from gobang.services.play.results import Ending, save_result
 
 # Black makes five along row 7 (h8 is (7, 7)); white answers on row 0.
 BLACK_FIVE = [(7, 3), (0, 0), (7, 4), (0, 1), (7, 5), (0, 2), (7, 6), (0, 3), (7, 7)]

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gobang.extensions import db
 from gobang.models import DELETED_NAME, User, username_key, utcnow
-from gobang.services.passwords import Passwords
+from gobang.services.accounts.passwords import Passwords
 
 USERNAME_MIN, USERNAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 1024

@@ -47,6 +47,9 @@ class Matcher:
     def cancel(self, user_id: int) -> bool:
         return self.store.queue_remove(user_id) is not None
 
+    def queued(self) -> list[QueueEntry]:
+        return self.store.queue_entries()
+
     def is_queued(self, user_id: int) -> bool:
         return self.store.queue_entry(user_id) is not None
 

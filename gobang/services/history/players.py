@@ -11,7 +11,7 @@ from sqlalchemy.orm import selectinload
 from gobang.extensions import db
 from gobang.models import Game, User
 from gobang.rules import BLACK, WHITE
-from gobang.services.results import UNSCORED_REASONS
+from gobang.vocabulary import UNSCORED_REASONS
 
 GAMES_PER_PAGE = 20
 PLAYERS_PER_PAGE = 50
@@ -67,10 +67,6 @@ def score_history(user_id: int) -> list[int]:
     return [score for score in scores if score is not None]
 
 
-def _color_of(game: Game, user_id: int) -> str:
-    return BLACK if game.black_id == user_id else WHITE
-
-
 def _score_before(game: Game, color: str) -> int | None:
     return game.black_score_before if color == BLACK else game.white_score_before
 
@@ -89,7 +85,7 @@ def outcome_for(game: Game, color: str) -> str:
 
 
 def _game_row(game: Game, user_id: int) -> dict[str, Any]:
-    color = _color_of(game, user_id)
+    color = game.color_of(user_id) or WHITE
     opponent = game.white if color == BLACK else game.black
     before, after = _score_before(game, color), _score_after(game, color)
     change = after - before if before is not None and after is not None else 0

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gobang.rules import BLACK, WHITE, Game, opponent
+from gobang.services.notices import GAME, Notice
+from gobang.vocabulary import Status, color_of
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,9 @@ class Clocks:
             self._store(mover, self.left(mover, now) + self.increment_ms)
         self.start(opponent(mover), now)
 
+    def copy(self) -> Clocks:
+        return Clocks(self.black_ms, self.white_ms, self.increment_ms, self.running, self.since)
+
     def _store(self, color: str, value: int) -> None:
         if color == BLACK:
             self.black_ms = value
@@ -73,7 +78,7 @@ class LiveGame:
     rules: Game
     clocks: Clocks | None
     created_at: float
-    status: str = "waiting"
+    status: str = Status.WAITING
     present: dict[str, str | None] = field(default_factory=lambda: {BLACK: None, WHITE: None})
     away_since: dict[str, float] = field(default_factory=dict)
     spectators: set[str] = field(default_factory=set)
@@ -87,28 +92,20 @@ class LiveGame:
     resume_votes: set[str] = field(default_factory=set)
     # Whose clock was running when the game was paused, to restart it on resume.
     pause_running: str | None = None
-    rematch_offers: set[str] = field(default_factory=set)
     result: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def seat(self, color: str) -> Seat:
         return self.black if color == BLACK else self.white
 
-    def color_of(self, user_id: int) -> str | None:
-        if user_id == self.black.user_id:
-            return BLACK
-        if user_id == self.white.user_id:
-            return WHITE
-        return None
+    def color_of(self, user_id: int | None) -> str | None:
+        return color_of(self.black.user_id, self.white.user_id, user_id)
 
     def user_ids(self) -> tuple[int, int]:
         return self.black.user_id, self.white.user_id
 
     def to_move(self) -> str | None:
-        return None if self.status == "finished" else self.rules.to_move
-
-    def opponent_of(self, color: str) -> Seat:
-        return self.seat(opponent(color))
+        return None if self.status == Status.FINISHED else self.rules.to_move
 
     def live_summary(self) -> dict[str, Any]:
         return {
@@ -137,3 +134,8 @@ class LiveGame:
             "pause_request": self.pause_request,
             "resume_votes": sorted(self.resume_votes),
         }
+
+
+def room_notice(name: str, live: LiveGame, **payload: Any) -> Notice:
+    """An event for everyone in the game's room."""
+    return Notice(name, {"game_id": live.game_id, **payload}, GAME, live.game_id)

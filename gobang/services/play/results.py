@@ -9,10 +9,8 @@ from sqlalchemy import select, update
 
 from gobang.extensions import db
 from gobang.models import Game, User, utcnow
-from gobang.rules import BLACK, WHITE
-from gobang.services.ratings import elo
-
-UNSCORED_REASONS = frozenset({"aborted"})
+from gobang.services.play.ratings import elo
+from gobang.vocabulary import BLACK, UNSCORED_REASONS, WHITE, Status
 
 
 @dataclass(frozen=True)
@@ -72,9 +70,9 @@ def _claim(game_id: int, ending: Ending, winner_id: int | None,
            clocks: dict[str, int] | None) -> bool:
     claimed = db.session.execute(
         update(Game)
-        .where(Game.id == game_id, Game.status != "finished")
+        .where(Game.id == game_id, Game.status != Status.FINISHED)
         .values(
-            status="finished", winner=ending.winner, winner_id=winner_id,
+            status=Status.FINISHED, winner=ending.winner, winner_id=winner_id,
             reason=ending.reason, line=ending.line, ended_at=utcnow(),
             **({"black_ms": clocks["black_ms"], "white_ms": clocks["white_ms"]}
                if clocks else {}),

@@ -8,7 +8,7 @@ from gobang.extensions import db
 from gobang.models import Game
 from gobang.rules import BLACK, WHITE
 from gobang.rules import Game as RulesGame
-from gobang.services.results import Ending, result_payload
+from gobang.services.play.results import Ending, result_payload
 
 
 def _iso(moment) -> str | None:

@@ -1,0 +1,1 @@
+"""The pages where games are played: the hall and a game's room."""

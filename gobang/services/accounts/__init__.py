@@ -1,0 +1,1 @@
+"""Accounts: users, passwords and sign-in."""

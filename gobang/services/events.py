@@ -1,0 +1,44 @@
+"""A small in-process bus: how the play domain tells others that games began or ended.
+
+The hall must hear of every game that starts or ends (its list of live games, its players'
+statuses), while play must not know the hall exists. Play publishes an event; whoever the
+registry subscribed answers with the notices it wants sent. Synchronous, so the notices go out
+in the same order as the change that caused them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gobang.services.notices import Notice
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    game_id: int
+    user_ids: tuple[int, int]
+    # False when the caller starts many games at once and tells the hall of the list itself.
+    announce: bool = True
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    game_id: int
+    user_ids: tuple[int, int]
+
+
+Handler = Callable[[Any], list[Notice]]
+
+
+class Bus:
+    def __init__(self) -> None:
+        self._handlers: dict[type, list[Handler]] = defaultdict(list)
+
+    def subscribe(self, kind: type, handler: Handler) -> None:
+        self._handlers[kind].append(handler)
+
+    def publish(self, event: object) -> list[Notice]:
+        return [notice for handler in self._handlers[type(event)] for notice in handler(event)]

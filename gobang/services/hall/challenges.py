@@ -1,0 +1,130 @@
+"""Challenges: one player asks a named online player for a game."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext
+
+from gobang.extensions import db
+from gobang.models import User, username_key
+from gobang.services.hall.matcher import Matcher, Pairing
+from gobang.services.hall.pairings import Pairings
+from gobang.services.hall.presence import Presence
+from gobang.services.notices import HALL_USER, ActionError, Notice
+from gobang.services.play.maintenance import Maintenance
+from gobang.services.play.table import GameTable
+from gobang.services.ratelimit import RateLimiter
+from gobang.services.validation import clock_choice, ruleset_choice
+
+
+@dataclass(frozen=True)
+class Challenge:
+    challenge_id: str
+    from_id: int
+    to_id: int
+    ruleset: str
+    clock: tuple[int, int] | None
+
+
+class Challenges:
+    def __init__(self, table: GameTable, presence: Presence, matcher: Matcher,
+                 pairings: Pairings, maintenance: Maintenance, limiter: RateLimiter,
+                 rng: random.Random) -> None:
+        self.table = table
+        self.presence = presence
+        self.matcher = matcher
+        self.pairings = pairings
+        self.maintenance = maintenance
+        self.limiter = limiter
+        self.rng = rng
+        self._open: dict[str, Challenge] = {}
+        self._ids = itertools.count(1)
+
+    def send(self, user: User, username: Any, ruleset: Any,
+             clock: Any = None) -> tuple[str, list[Notice]]:
+        ruleset = ruleset_choice(ruleset)
+        clock = clock_choice(clock)
+        if not isinstance(username, str) or not username.strip():
+            raise ActionError("bad_request", gettext("Name the player to challenge."))
+        self.table.check_free(user.id)
+        self.maintenance.check_open()
+        check_action_rate(self.limiter, user.id)
+        target = self._online_user(username)
+        self._check_can_challenge(user, target)
+        notices = self.drop_from(user.id)
+        self.matcher.cancel(user.id)
+        challenge = Challenge(f"c{next(self._ids)}", user.id, target.id, ruleset, clock)
+        self._open[challenge.challenge_id] = challenge
+        notices.append(Notice("challenge_received", {
+            "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
+            "clock": list(clock) if clock else None}, HALL_USER, target.id))
+        return challenge.challenge_id, notices + self.presence.changed(user.id)
+
+    def answer(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
+        if not isinstance(challenge_id, str) or not isinstance(accept, bool):
+            raise ActionError("bad_request",
+                              gettext("Send challenge_id (string) and accept (boolean)."))
+        challenge = self._open.get(challenge_id)
+        if challenge is None or challenge.to_id != user.id:
+            raise ActionError("not_found", gettext("That challenge is no longer open."))
+        if accept:
+            self.maintenance.check_open()
+            self.table.check_free(user.id)
+            self.table.check_free(challenge.from_id)
+        del self._open[challenge_id]
+        if not accept:
+            return [Notice("challenge_declined", {"challenge_id": challenge_id}, HALL_USER,
+                           challenge.from_id)]
+        self.matcher.cancel(user.id)
+        self.matcher.cancel(challenge.from_id)
+        notices = self.drop_of(user.id) + self.drop_of(challenge.from_id)
+        players = [challenge.from_id, challenge.to_id]
+        self.rng.shuffle(players)
+        return notices + self.pairings.start(
+            Pairing(players[0], players[1], challenge.ruleset), challenge.clock)
+
+    def drop_from(self, user_id: int) -> list[Notice]:
+        """Cancel the challenges the user sent."""
+        return self._drop(lambda c: c.from_id == user_id)
+
+    def drop_of(self, user_id: int) -> list[Notice]:
+        """Cancel every challenge the user sent or received."""
+        return self._drop(lambda c: user_id in (c.from_id, c.to_id))
+
+    def drop_all(self) -> list[Notice]:
+        return self._drop(lambda _challenge: True)
+
+    def _check_can_challenge(self, user: User, target: User) -> None:
+        if target.id == user.id:
+            raise ActionError("bad_request", gettext("You cannot challenge yourself."))
+        if self.table.current_game_of(target.id) is not None:
+            raise ActionError("busy", gettext("%(name)s is playing a game.", name=target.username))
+        if any(c.from_id == user.id and c.to_id == target.id for c in self._open.values()):
+            raise ActionError("conflict", gettext("You have already challenged %(name)s.",
+                                                  name=target.username))
+
+    def _online_user(self, username: str) -> User:
+        user = db.session.query(User).filter(
+            User.username_key == username_key(username.strip())).one_or_none()
+        if user is None or not self.presence.is_here(user.id):
+            raise ActionError("not_found", gettext("No player of that name is online."))
+        return user
+
+    def _drop(self, matches: Callable[[Challenge], bool]) -> list[Notice]:
+        notices = []
+        for challenge in [c for c in self._open.values() if matches(c)]:
+            del self._open[challenge.challenge_id]
+            payload = {"challenge_id": challenge.challenge_id}
+            notices += [Notice("challenge_cancelled", payload, HALL_USER, challenge.from_id),
+                        Notice("challenge_cancelled", payload, HALL_USER, challenge.to_id)]
+        return notices
+
+
+def check_action_rate(limiter: RateLimiter, user_id: int) -> None:
+    if not limiter.hit(user_id):
+        raise ActionError("rate_limited", gettext("Too many requests; wait a moment."))

@@ -1,0 +1,30 @@
+"""Hall chat: everyone in the hall hears it; the last messages greet each arrival."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from gobang.models import User
+from gobang.services.notices import HALL, Notice
+from gobang.services.ratelimit import RateLimiter
+from gobang.services.text import check_rate, clean_text, timestamp
+
+CHAT_KEPT = 50
+
+
+class HallChat:
+    def __init__(self, limiter: RateLimiter) -> None:
+        self.limiter = limiter
+        self._log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+
+    def say(self, user: User, text: Any) -> list[Notice]:
+        text = clean_text(text)
+        check_rate(self.limiter, user.id)
+        message = {"from": {"id": user.id, "username": user.username}, "text": text,
+                   "ts": timestamp()}
+        self._log.append(message)
+        return [Notice("chat", message, HALL)]
+
+    def recent(self) -> list[dict[str, Any]]:
+        return list(self._log)

@@ -1,0 +1,91 @@
+"""The Match button: queueing, cancelling, and pairing the queue on every tick."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from gobang.extensions import db
+from gobang.logs import event
+from gobang.models import User
+from gobang.services.events import GameStarted
+from gobang.services.hall.challenges import Challenges, check_action_rate
+from gobang.services.hall.matcher import Matcher, Pairing
+from gobang.services.hall.pairings import Pairings
+from gobang.services.hall.presence import Presence
+from gobang.services.notices import ActionError, Notice
+from gobang.services.play.maintenance import Maintenance
+from gobang.services.play.table import GameTable
+from gobang.services.ratelimit import RateLimiter
+from gobang.services.validation import ruleset_choice
+
+log = logging.getLogger("gobang.hall")
+
+
+class Matchmaking:
+    def __init__(self, table: GameTable, matcher: Matcher, presence: Presence,
+                 challenges: Challenges, pairings: Pairings, maintenance: Maintenance,
+                 limiter: RateLimiter) -> None:
+        self.table = table
+        self.matcher = matcher
+        self.presence = presence
+        self.challenges = challenges
+        self.pairings = pairings
+        self.maintenance = maintenance
+        self.limiter = limiter
+
+    def start(self, user: User, ruleset: Any) -> list[Notice]:
+        ruleset = ruleset_choice(ruleset)
+        self.table.check_free(user.id)
+        self.maintenance.check_open()
+        check_action_rate(self.limiter, user.id)
+        notices = self.challenges.drop_from(user.id)
+        if self.matcher.enqueue(user.id, user.score, ruleset):
+            event(log, "queued", user_id=user.id, ruleset=ruleset)
+            notices += self.presence.changed(user.id)
+        return notices
+
+    def cancel(self, user_id: int) -> list[Notice]:
+        return self.presence.changed(user_id) if self.matcher.cancel(user_id) else []
+
+    def run(self) -> list[Notice]:
+        """Pair whoever can be paired now. A player who got a game by another path since
+        queueing (a rematch) is skipped: one live game per player."""
+        pairings, _dropped = self.matcher.tick()
+        notices: list[Notice] = []
+        started = 0
+        for pairing in pairings:
+            try:
+                notices += self.pairings.start(pairing, announce=False)
+                started += 1
+            except ActionError as refused:
+                event(log, "pairing_refused", black=pairing.black, white=pairing.white,
+                      error=refused.code)
+                notices += self._requeue_free(pairing)
+        if started:
+            notices += self.presence.games_changed()
+        return _matches_first(notices)
+
+    def game_started(self, started: GameStarted) -> list[Notice]:
+        """A player whose game started by another path (a rematch) leaves the queue."""
+        for user_id in started.user_ids:
+            self.matcher.cancel(user_id)
+        return []
+
+    def _requeue_free(self, pairing: Pairing) -> list[Notice]:
+        """The partner of a busy player goes back to the queue's end (rare: see `run`)."""
+        notices: list[Notice] = []
+        for user_id in (pairing.black, pairing.white):
+            if self.table.current_game_of(user_id) is None:
+                user = db.session.get(User, user_id)
+                if user is not None:
+                    self.matcher.enqueue(user_id, user.score, pairing.ruleset)
+            notices += self.presence.changed(user_id)
+        return notices
+
+
+def _matches_first(notices: list[Notice]) -> list[Notice]:
+    """One tick's notices with every `match_found` first: when a crowd is paired at once the
+    players wait on those, and the presence and game-list broadcasts can follow."""
+    found = [n for n in notices if n.event == "match_found"]
+    return found + [n for n in notices if n.event != "match_found"]

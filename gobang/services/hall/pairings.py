@@ -1,0 +1,32 @@
+"""Starting a game for two players found by the matcher or a challenge, and telling them."""
+
+from __future__ import annotations
+
+import logging
+
+from gobang.extensions import db
+from gobang.logs import event
+from gobang.models import User
+from gobang.services.hall.matcher import Pairing
+from gobang.services.notices import HALL_USER, Notice
+from gobang.services.play.factory import GameFactory
+
+log = logging.getLogger("gobang.hall")
+
+
+class Pairings:
+    def __init__(self, factory: GameFactory) -> None:
+        self.factory = factory
+
+    def start(self, pairing: Pairing, clock: tuple[int, int] | None = None,
+              announce: bool = True) -> list[Notice]:
+        black = db.session.get(User, pairing.black)
+        white = db.session.get(User, pairing.white)
+        live, notices = self.factory.create(black, white, pairing.ruleset, clock_seconds=clock,
+                                            announce=announce)
+        for color, me, other in (("black", black, white), ("white", white, black)):
+            notices.append(Notice("match_found", {
+                "game_id": live.game_id, "color": color, "opponent": other.player(),
+                "ruleset": pairing.ruleset}, HALL_USER, me.id))
+        event(log, "matched", game_id=live.game_id, black=black.id, white=white.id)
+        return notices

@@ -1,0 +1,1 @@
+"""Finished games: records, record files and the players' pages."""

@@ -1,0 +1,1 @@
+"""Games in play: seating, moves, clocks, what players ask of each other, and the end."""

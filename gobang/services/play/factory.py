@@ -1,0 +1,123 @@
+"""Games come into play: new ones from a pairing, a challenge or a rematch, and after a restart
+the unfinished ones from the database."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask_babel import gettext
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.logs import event
+from gobang.models import Game, User
+from gobang.rules import Game as RulesGame
+from gobang.services.clock import Clock
+from gobang.services.events import Bus, GameStarted
+from gobang.services.notices import ActionError, Notice
+from gobang.services.play.finisher import Finisher
+from gobang.services.play.live import Clocks, LiveGame, Seat
+from gobang.services.play.results import Ending
+from gobang.services.play.table import GameTable
+from gobang.vocabulary import BLACK, RULESETS, WHITE, Status
+
+log = logging.getLogger("gobang.games")
+
+
+@dataclass(frozen=True)
+class ClockChoice:
+    """The clock a new game gets unless its players chose one: seconds, and seconds added
+    per move."""
+
+    initial: int = 600
+    increment: int = 5
+
+
+class GameFactory:
+    def __init__(self, table: GameTable, clock: Clock, default_clock: ClockChoice,
+                 bus: Bus, finisher: Finisher) -> None:
+        self.table = table
+        self.clock = clock
+        self.default_clock = default_clock
+        self.bus = bus
+        self.finisher = finisher
+
+    def create(
+        self, black: User, white: User, ruleset: str, rematch_of: int | None = None,
+        clock_seconds: tuple[int, int] | None = None, announce: bool = True,
+    ) -> tuple[LiveGame, list[Notice]]:
+        """A new game, waiting for both players to join. `announce=False` leaves telling the
+        hall of the new list of live games to the caller, which starts many at once."""
+        if ruleset not in RULESETS:
+            raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=ruleset))
+        for user in (black, white):
+            self.table.check_free(user.id)
+        initial, increment = clock_seconds or (self.default_clock.initial,
+                                               self.default_clock.increment)
+        row = Game(
+            ruleset=ruleset, status=Status.WAITING, black_id=black.id, white_id=white.id,
+            clock_initial_ms=initial * 1000, clock_increment_ms=increment * 1000,
+            black_ms=initial * 1000, white_ms=initial * 1000, rematch_of=rematch_of,
+        )
+        db.session.add(row)
+        db.session.commit()
+        live = LiveGame(
+            game_id=row.id, ruleset=ruleset,
+            black=Seat(black.id, black.username, black.score),
+            white=Seat(white.id, white.username, white.score),
+            rules=RulesGame(ruleset),
+            clocks=Clocks(initial * 1000, initial * 1000, increment * 1000),
+            created_at=self.clock(),
+        )
+        self.table.add(live)
+        event(log, "game_created", game_id=row.id, black=black.id, white=white.id,
+              ruleset=ruleset)
+        return live, self.bus.publish(GameStarted(row.id, live.user_ids(), announce))
+
+    def restore(self, last_alive: datetime | None = None) -> int:
+        """Bring back every unfinished game after a restart. The side to move is charged the
+        time it used up to `last_alive` (the server's last sign of life before it stopped),
+        not the downtime. A game whose last saved move had already ended it (the server
+        stopped between saving that move and saving the result) is finished now."""
+        rows = db.session.scalars(select(Game).where(Game.status != Status.FINISHED)).all()
+        now = self.clock()
+        for row in rows:
+            live = _from_row(row, now, last_alive)
+            self.table.add(live)
+            outcome = live.rules.outcome
+            if outcome is not None:
+                line = [list(p) for p in outcome.line] if outcome.line else None
+                with live.lock:
+                    self.finisher.finish(live, Ending(outcome.winner, outcome.reason, line))
+        return len(rows)
+
+
+def _from_row(row: Game, now: float, last_alive: datetime | None) -> LiveGame:
+    rules = RulesGame.replay([(m.row, m.col) for m in row.moves], row.ruleset)
+    clocks = None
+    if row.black_ms is not None and row.white_ms is not None:
+        clocks = Clocks(row.black_ms, row.white_ms, row.clock_increment_ms or 0)
+        if len(row.moves) >= 1 and rules.to_move is not None:
+            clocks.start(rules.to_move, now - _used_before_stop(row, last_alive))
+    live = LiveGame(
+        game_id=row.id, ruleset=row.ruleset,
+        black=Seat(row.black.id, row.black.username, row.black.score),
+        white=Seat(row.white.id, row.white.username, row.white.score),
+        rules=rules, clocks=clocks, created_at=now, status=row.status,
+    )
+    if row.status == Status.PLAYING:
+        # Both players must come back; each gets the grace period from the restart.
+        live.away_since = {BLACK: now, WHITE: now}
+        if len(row.moves) < 2:
+            live.abort_from = now
+    return live
+
+
+def _used_before_stop(row: Game, last_alive: datetime | None) -> float:
+    """Seconds the side to move had thought between its turn starting and the server's last
+    sign of life: charged to it, as the time after that is the server's fault."""
+    if last_alive is None or row.turn_started_at is None:
+        return 0.0
+    return max(0.0, (last_alive - row.turn_started_at).total_seconds())

@@ -1,0 +1,66 @@
+"""The end of a game: the result saved exactly once, the room told, the others told by the bus."""
+
+from __future__ import annotations
+
+import logging
+
+from flask_babel import gettext
+
+from gobang.logs import event
+from gobang.services.clock import Clock
+from gobang.services.events import Bus, GameEnded
+from gobang.services.metrics import Metrics
+from gobang.services.notices import ActionError, Notice
+from gobang.services.play.live import LiveGame, room_notice
+from gobang.services.play.results import Ending, save_result
+from gobang.services.play.table import GameTable
+from gobang.vocabulary import Reason, Status, opponent
+
+log = logging.getLogger("gobang.games")
+
+
+class Finisher:
+    def __init__(self, table: GameTable, clock: Clock, rating_k: int, metrics: Metrics,
+                 bus: Bus) -> None:
+        self.table = table
+        self.clock = clock
+        self.rating_k = rating_k
+        self.metrics = metrics
+        self.bus = bus
+
+    def finish(self, live: LiveGame, ending: Ending) -> list[Notice]:
+        """Save the result exactly once and announce it. Caller holds the game's lock."""
+        if live.status == Status.FINISHED:
+            return []
+        now = self.clock()
+        clocks = live.clocks.snapshot(now) if live.clocks else None
+        # Raises if the database refuses; then nothing here has changed and play goes on.
+        result = save_result(live.game_id, live.black.user_id, live.white.user_id, ending,
+                             self.rating_k, clocks)
+        if live.clocks:
+            live.clocks.stop(now)
+        live.status = Status.FINISHED
+        self.table.drop(live.game_id)
+        if result is None:  # another process or path ended it first
+            return []
+        live.result = result
+        self.metrics.game_ended(ending.reason)
+        event(log, "game_over", game_id=live.game_id, winner=ending.winner,
+              reason=ending.reason)
+        return [room_notice("game_over", live, result=result),
+                *self.bus.publish(GameEnded(live.game_id, live.user_ids()))]
+
+    def resign(self, game_id: int, user_id: int) -> list[Notice]:
+        live, color = self.table.player_game(game_id, user_id)
+        with live.lock:
+            if live.status == Status.FINISHED:
+                raise ActionError("game_over", gettext("The game is over."))
+            return self.finish(live, Ending(opponent(color), Reason.RESIGN))
+
+    def abort(self, game_id: int) -> list[Notice]:
+        """End a game in play with no result and no score change (the host's `abort-game`)."""
+        live = self.table.get(game_id)
+        if live is None:
+            raise ActionError("not_found", gettext("No game in play has that id."))
+        with live.lock:
+            return self.finish(live, Ending(None, Reason.ABORTED))

@@ -1,0 +1,126 @@
+"""The referee of a move: may this player move now, is the move legal, save it, then tell."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+
+from gobang.models import utcnow
+from gobang.rules import IllegalMove, Outcome
+from gobang.services.clock import Clock
+from gobang.services.metrics import Metrics
+from gobang.services.notices import ActionError, Notice
+from gobang.services.play.finisher import Finisher
+from gobang.services.play.live import LiveGame, room_notice
+from gobang.services.play.move_writer import MoveWriter
+from gobang.services.play.results import Ending
+from gobang.services.play.table import GameTable
+from gobang.services.ratelimit import RateLimiter
+from gobang.vocabulary import Reason, Status, opponent
+
+log = logging.getLogger("gobang.games")
+
+
+class Moves:
+    def __init__(self, table: GameTable, clock: Clock, limiter: RateLimiter,
+                 writer: MoveWriter, finisher: Finisher, metrics: Metrics) -> None:
+        self.table = table
+        self.clock = clock
+        self.limiter = limiter
+        self.writer = writer
+        self.finisher = finisher
+        self.metrics = metrics
+
+    def place_stone(self, game_id: int, user_id: int, row: Any, col: Any) -> list[Notice]:
+        if not self.limiter.hit(user_id):
+            raise ActionError("rate_limited", gettext("Too many moves at once; slow down."))
+        live, color = self.table.player_game(game_id, user_id)
+        with live.lock:
+            _check_can_move(live, color)
+            now = self.clock()
+            flagged = live.clocks.flagged(now) if live.clocks else None
+            if flagged:
+                error = ActionError("game_over", gettext("Your time ran out."))
+                error.notices = self.finisher.finish(
+                    live, Ending(opponent(flagged), Reason.TIMEOUT))
+                raise error
+            try:
+                outcome = live.rules.place(row, col, color)
+            except IllegalMove as exc:
+                raise ActionError(exc.code, _move_message(exc)) from exc
+            return self._after_move(live, color, row, col, outcome, now)
+
+    def _after_move(self, live: LiveGame, color: str, row: int, col: int,
+                    outcome: Outcome | None, now: float) -> list[Notice]:
+        number = len(live.rules.moves)
+        saved_clocks = live.clocks.copy() if live.clocks else None
+        if live.clocks:
+            live.clocks.after_move(color, now, charged=number > 1)
+        self._save(live, number, row, col, color, saved_clocks)
+        live.draw_offer = None if live.draw_offer == color else live.draw_offer
+        live.undo_request = None
+        live.abort_from = now if number == 1 else None
+        notices = [room_notice(
+            "stone_placed", live, row=row, col=col, color=color, move=number,
+            to_move=None if outcome else live.rules.to_move, clocks=self.table.clocks(live),
+        )]
+        if outcome is not None:
+            line = [list(p) for p in outcome.line] if outcome.line else None
+            notices += self.finisher.finish(live, Ending(outcome.winner, outcome.reason, line))
+        return notices
+
+    def _save(self, live: LiveGame, number: int, row: int, col: int, color: str,
+              saved_clocks: Any) -> None:
+        """Write the move before anyone hears of it; if the database refuses, the board and
+        clocks go back to how they were and the player is told to try again."""
+        started = time.perf_counter()
+        now = utcnow()
+        move = {"game_id": live.game_id, "number": number, "row": row, "col": col,
+                "color": color, "created_at": now}
+        clocks = None if not live.clocks else {
+            "game": live.game_id, "black_ms": live.clocks.black_ms,
+            "white_ms": live.clocks.white_ms, "turn_started_at": now}
+        try:
+            self.writer.write(move, clocks)
+        except Exception as exc:
+            live.rules.undo(1)
+            live.clocks = saved_clocks
+            log.exception("move not saved", extra={"fields": {"game_id": live.game_id}})
+            message = gettext("The move could not be saved; try again.")
+            raise ActionError("conflict", message) from exc
+        self.metrics.move_saved(time.perf_counter() - started)
+
+
+def _check_can_move(live: LiveGame, color: str) -> None:
+    if live.status == Status.FINISHED:
+        raise ActionError("game_over", gettext("The game is over."))
+    if live.status == Status.WAITING:
+        raise ActionError(
+            "conflict", gettext("The game has not started: your opponent is not here."))
+    if live.paused:
+        raise ActionError("conflict", gettext("The game is paused."))
+    if live.rules.to_move != color:
+        raise ActionError("not_your_turn", gettext("It is not your turn."))
+
+
+_MOVE_MESSAGES = {
+    "out_of_range": lazy_gettext("That point is off the board."),
+    "occupied": lazy_gettext("That point is already taken."),
+    "not_your_turn": lazy_gettext("It is not your turn."),
+    "game_over": lazy_gettext("The game is over."),
+}
+_FORBIDDEN_MESSAGES = {
+    "double_three": lazy_gettext("Forbidden for black under renju: double-three."),
+    "double_four": lazy_gettext("Forbidden for black under renju: double-four."),
+    "overline": lazy_gettext("Forbidden for black under renju: overline."),
+}
+
+
+def _move_message(exc: IllegalMove) -> str:
+    if exc.code == "forbidden_move":
+        message = _FORBIDDEN_MESSAGES.get(getattr(exc, "kind", ""))
+        return str(message or lazy_gettext("Forbidden for black under renju."))
+    return str(_MOVE_MESSAGES.get(exc.code, exc))

@@ -1,0 +1,62 @@
+"""Rematches: once both players of a finished game offer one, a new game with colours swapped
+and the same clock."""
+
+from __future__ import annotations
+
+from flask_babel import gettext
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.models import Game, User
+from gobang.services.notices import GAME, ActionError, Notice
+from gobang.services.play.factory import GameFactory
+from gobang.services.play.maintenance import Maintenance
+from gobang.services.play.table import GameTable
+from gobang.services.store import Recent
+from gobang.vocabulary import BLACK, WHITE, Status
+
+# Offers are kept for the most recent games only, so that memory stays flat.
+RECENT_GAMES_KEPT = 2000
+
+
+class Rematches:
+    def __init__(self, table: GameTable, factory: GameFactory, maintenance: Maintenance) -> None:
+        self.table = table
+        self.factory = factory
+        self.maintenance = maintenance
+        self._offers: Recent[int, set[str]] = Recent(RECENT_GAMES_KEPT)
+
+    def offer(self, game_id: int, user_id: int) -> list[Notice]:
+        self.maintenance.check_open()
+        row = db.session.get(Game, game_id)
+        if row is None:
+            raise ActionError("not_found", gettext("There is no such game."))
+        color = row.color_of(user_id)
+        if color is None:
+            raise ActionError("not_in_game", gettext("You are not a player in this game."))
+        if row.status != Status.FINISHED:
+            raise ActionError(
+                "conflict", gettext("A rematch can be offered once the game is over."))
+        if db.session.scalar(select(Game.id).where(Game.rematch_of == row.id)) is not None:
+            raise ActionError("conflict", gettext("The rematch has already started."))
+        for other in (row.black_id, row.white_id):
+            if self.table.current_game_of(other) is not None:
+                raise ActionError("busy", gettext("A player is already in another game."))
+        offers = self._offers.setdefault(row.id, set())
+        offers.add(color)
+        if offers != {BLACK, WHITE}:
+            return [Notice("rematch_offered", {"game_id": row.id, "by": color}, GAME, row.id)]
+        return self._start(row)
+
+    def open_offers(self, game_id: int) -> list[str]:
+        return sorted(self._offers.get(game_id, ()))
+
+    def _start(self, row: Game) -> list[Notice]:
+        black, white = db.session.get(User, row.white_id), db.session.get(User, row.black_id)
+        clock = None
+        if row.clock_initial_ms is not None:
+            clock = (row.clock_initial_ms // 1000, (row.clock_increment_ms or 0) // 1000)
+        live, notices = self.factory.create(black, white, row.ruleset, rematch_of=row.id,
+                                            clock_seconds=clock)
+        self._offers.pop(row.id, None)
+        return notices + [Notice("rematch_ready", {"game_id": live.game_id}, GAME, row.id)]

@@ -1,0 +1,67 @@
+"""Chat in a game's room, for its players and the spectators who joined it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+
+from gobang.extensions import db
+from gobang.models import Game, User
+from gobang.services.notices import GAME, ActionError, Notice
+from gobang.services.ratelimit import RateLimiter
+from gobang.services.store import Recent
+from gobang.services.text import check_rate, clean_text, timestamp
+
+CHAT_KEPT = 50
+# Chat is kept for the most recent games only, so that memory stays flat.
+RECENT_GAMES_KEPT = 2000
+
+
+class Attendance:
+    """Which game each /room connection has joined, and as which user."""
+
+    def __init__(self) -> None:
+        self._by_sid: dict[str, tuple[int, int]] = {}
+
+    def seat(self, sid: str, game_id: int, user_id: int) -> None:
+        self._by_sid[sid] = (game_id, user_id)
+
+    def unseat(self, sid: str) -> tuple[int, int] | None:
+        return self._by_sid.pop(sid, None)
+
+    def game_of(self, sid: str) -> int | None:
+        entry = self._by_sid.get(sid)
+        return entry[0] if entry else None
+
+
+class RoomChat:
+    def __init__(self, attendance: Attendance, limiter: RateLimiter) -> None:
+        self.attendance = attendance
+        self.limiter = limiter
+        self._logs: Recent[int, list[dict[str, Any]]] = Recent(RECENT_GAMES_KEPT)
+
+    def say(self, game_id: int, user: User, sid: str, text: Any) -> list[Notice]:
+        text = clean_text(text)
+        role = self._role(game_id, user.id, sid)
+        check_rate(self.limiter, user.id)
+        message = {"game_id": game_id, "from": {"id": user.id, "username": user.username},
+                   "role": role, "text": text, "ts": timestamp()}
+        log = self._logs.setdefault(game_id, [])
+        log.append(message)
+        del log[:-CHAT_KEPT]
+        return [Notice("chat", message, GAME, game_id)]
+
+    def history(self, game_id: int) -> list[dict[str, Any]]:
+        return list(self._logs.get(game_id, []))
+
+    def _role(self, game_id: int, user_id: int, sid: str) -> str:
+        row = db.session.get(Game, game_id)
+        if row is None:
+            raise ActionError("not_found", gettext("There is no such game."))
+        color = row.color_of(user_id)
+        if color is not None:
+            return color
+        if self.attendance.game_of(sid) != game_id:
+            raise ActionError("not_in_game", gettext("Join the game to chat in it."))
+        return "spectator"

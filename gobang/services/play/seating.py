@@ -1,0 +1,123 @@
+"""Who is at a game: players arriving, leaving and coming back, and spectators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+from sqlalchemy import update
+
+from gobang.extensions import db
+from gobang.models import Game, utcnow
+from gobang.services.clock import Clock
+from gobang.services.notices import ActionError, Notice
+from gobang.services.play.finisher import Finisher
+from gobang.services.play.live import LiveGame, room_notice
+from gobang.services.play.rematches import Rematches
+from gobang.services.play.results import Ending
+from gobang.services.play.room_chat import Attendance, RoomChat
+from gobang.services.play.stored import stored_state
+from gobang.services.play.table import GameTable
+from gobang.vocabulary import BLACK, Reason, Status, opponent
+
+
+class Seating:
+    def __init__(self, table: GameTable, clock: Clock, grace_seconds: float,
+                 attendance: Attendance, finisher: Finisher, chat: RoomChat,
+                 rematches: Rematches) -> None:
+        self.table = table
+        self.clock = clock
+        self.grace_seconds = grace_seconds
+        self.attendance = attendance
+        self.finisher = finisher
+        self.chat = chat
+        self.rematches = rematches
+
+    def join(self, game_id: int, user_id: int, sid: str) -> tuple[dict[str, Any], list[Notice]]:
+        """The game's state for this connection, as player or spectator; a connection that
+        was at another game leaves it."""
+        notices = self._leave_previous(sid, game_id)
+        live = self.table.get(game_id)
+        if live is None:
+            state = _finished_state(game_id, user_id)
+            self.attendance.seat(sid, game_id, user_id)
+        else:
+            with live.lock:
+                color = live.color_of(user_id)
+                self.attendance.seat(sid, game_id, user_id)
+                if color is None:
+                    live.spectators.add(sid)
+                    notices.append(_spectators(live))
+                else:
+                    notices += self._player_arrives(live, color, sid)
+                state = live.state(color or "spectator", self.clock())
+        state["chat"] = self.chat.history(game_id)
+        state["rematch_offers"] = self.rematches.open_offers(game_id)
+        return state, notices
+
+    def leave(self, sid: str) -> list[Notice]:
+        """A /room connection went away (closed, or left for another game)."""
+        entry = self.attendance.unseat(sid)
+        live = self.table.get(entry[0]) if entry else None
+        if live is None:
+            return []
+        with live.lock:
+            if sid in live.spectators:
+                live.spectators.discard(sid)
+                return [_spectators(live)]
+            color = live.color_of(entry[1])
+            if color is None or live.present.get(color) != sid:
+                return []
+            live.present[color] = None
+            if live.status != Status.PLAYING:
+                return []
+            return self._player_left(live, color)
+
+    def joined_game(self, sid: str) -> int | None:
+        return self.attendance.game_of(sid)
+
+    def _player_left(self, live: LiveGame, color: str) -> list[Notice]:
+        live.away_since[color] = self.clock()
+        notices = [room_notice("opponent_left", live, color=color,
+                               grace_seconds=self.grace_seconds)]
+        if self.grace_seconds <= 0:
+            notices += self.finisher.finish(live, Ending(opponent(color), Reason.DISCONNECT))
+        return notices
+
+    def _leave_previous(self, sid: str, game_id: int) -> list[Notice]:
+        previous = self.attendance.game_of(sid)
+        if previous is None or previous == game_id:
+            return []
+        return self.leave(sid)
+
+    def _player_arrives(self, live: LiveGame, color: str, sid: str) -> list[Notice]:
+        live.present[color] = sid
+        notices = []
+        if live.away_since.pop(color, None) is not None and live.status == Status.PLAYING:
+            notices.append(room_notice("opponent_back", live, color=color))
+        if live.status == Status.WAITING and all(live.present.values()):
+            notices += self._start(live)
+        return notices
+
+    def _start(self, live: LiveGame) -> list[Notice]:
+        db.session.execute(update(Game).where(Game.id == live.game_id).values(
+            status=Status.PLAYING, started_at=utcnow()))
+        db.session.commit()
+        live.status = Status.PLAYING
+        live.abort_from = self.clock()
+        return [room_notice("game_ready", live, black=live.black.player(),
+                            white=live.white.player(), to_move=BLACK,
+                            clocks=self.table.clocks(live))]
+
+
+def _finished_state(game_id: int, user_id: int) -> dict[str, Any]:
+    row = db.session.get(Game, game_id)
+    if row is None:
+        raise ActionError("not_found", gettext("There is no such game."))
+    state = stored_state(row)
+    state["you"] = row.color_of(user_id) or "spectator"
+    return state
+
+
+def _spectators(live: LiveGame) -> Notice:
+    return room_notice("spectators", live, count=len(live.spectators))

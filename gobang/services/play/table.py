@@ -1,0 +1,63 @@
+"""The table of live games, as every collaborator in play sees it: find a game, a player's
+game and colour, or a user's current game; add and drop games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+
+from gobang.extensions import db
+from gobang.models import Game
+from gobang.services.clock import Clock
+from gobang.services.notices import ActionError
+from gobang.services.play.live import LiveGame
+from gobang.services.store import LiveStore
+from gobang.vocabulary import Status
+
+
+class GameTable:
+    def __init__(self, store: LiveStore, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+
+    def add(self, live: LiveGame) -> None:
+        self.store.put_game(live.game_id, live, live.user_ids())
+
+    def get(self, game_id: int) -> LiveGame | None:
+        return self.store.get_game(game_id)
+
+    def drop(self, game_id: int) -> None:
+        self.store.drop_game(game_id)
+
+    def all(self) -> list[LiveGame]:
+        return self.store.games()
+
+    def player_game(self, game_id: int, user_id: int) -> tuple[LiveGame, str]:
+        """The live game and the player's colour in it; refuses anyone else."""
+        live = self.store.get_game(game_id)
+        if live is None:
+            if db.session.get(Game, game_id) is None:
+                raise ActionError("not_found", gettext("There is no such game."))
+            raise ActionError("game_over", gettext("The game is over."))
+        color = live.color_of(user_id)
+        if color is None:
+            raise ActionError("not_in_game", gettext("You are not a player in this game."))
+        return live, color
+
+    def current_game_of(self, user_id: int) -> int | None:
+        return self.store.game_of_user(user_id)
+
+    def check_free(self, user_id: int) -> None:
+        """One live game per player, whichever path would start another."""
+        game_id = self.current_game_of(user_id)
+        if game_id is not None:
+            raise ActionError("busy", gettext("You have a game in progress."), game_id=game_id)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """The contract's LiveGame list, oldest first."""
+        games = [g for g in self.store.games() if g.status != Status.FINISHED]
+        return [g.live_summary() for g in sorted(games, key=lambda g: g.game_id)]
+
+    def clocks(self, live: LiveGame) -> dict[str, int] | None:
+        return live.clocks.snapshot(self.clock()) if live.clocks else None

@@ -1,0 +1,60 @@
+"""What happens because time passed: forfeits after a player stays away, flags, aborts."""
+
+from __future__ import annotations
+
+from gobang.services.clock import Clock
+from gobang.services.notices import Notice
+from gobang.services.play.finisher import Finisher
+from gobang.services.play.live import LiveGame
+from gobang.services.play.results import Ending
+from gobang.services.play.table import GameTable
+from gobang.vocabulary import BLACK, WHITE, Reason, Status, opponent
+
+
+class Timekeeper:
+    def __init__(self, table: GameTable, clock: Clock, grace_seconds: float,
+                 abort_seconds: float, finisher: Finisher) -> None:
+        self.table = table
+        self.clock = clock
+        self.grace_seconds = grace_seconds
+        self.abort_seconds = abort_seconds
+        self.finisher = finisher
+
+    def tick(self) -> list[Notice]:
+        """Run often by the background ticker."""
+        notices: list[Notice] = []
+        for live in self.table.all():
+            with live.lock:
+                ending = self.due_ending(live, self.clock())
+                if ending is not None:
+                    notices += self.finisher.finish(live, ending)
+        return notices
+
+    def due_ending(self, live: LiveGame, now: float) -> Ending | None:
+        if live.status == Status.FINISHED:
+            return None
+        if live.status == Status.PLAYING:
+            ending = self._forfeit(live, now)
+            if ending is not None:
+                return ending
+        if live.status == Status.WAITING and now - live.created_at >= self.abort_seconds:
+            return Ending(None, Reason.ABORTED)
+        if live.abort_from is not None and not live.paused and (
+            now - live.abort_from >= self.abort_seconds
+        ):
+            return Ending(None, Reason.ABORTED)
+        if live.clocks and not live.paused:
+            flagged = live.clocks.flagged(now)
+            if flagged:
+                return Ending(opponent(flagged), Reason.TIMEOUT)
+        return None
+
+    def _forfeit(self, live: LiveGame, now: float) -> Ending | None:
+        overdue = {color: since for color, since in live.away_since.items()
+                   if now - since >= self.grace_seconds and live.present.get(color) is None}
+        if len(overdue) == 2 and overdue[BLACK] == overdue[WHITE]:
+            # Both gone since the same moment (a restart nobody came back from).
+            return Ending(None, Reason.ABORTED)
+        if overdue:
+            return Ending(opponent(min(overdue, key=overdue.get)), Reason.DISCONNECT)
+        return None

@@ -1,0 +1,48 @@
+"""The words every layer shares: namespaces, game statuses, why a game ended, colours, rulesets.
+
+Standard library and the rules engine only, so that anything above may import it. The enums
+are strings, so they go onto the wire and into the database as the contract spells them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from gobang.rules import BLACK, COLORS, RULESETS, WHITE, opponent
+
+__all__ = ["BLACK", "COLORS", "RULESETS", "WHITE", "Namespace", "Reason", "Status",
+           "UNSCORED_REASONS", "color_of", "opponent"]
+
+
+class Namespace(StrEnum):
+    HALL = "/hall"
+    ROOM = "/room"
+
+
+class Status(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class Reason(StrEnum):
+    FIVE = "five"
+    BOARD_FULL = "board_full"
+    RESIGN = "resign"
+    DISCONNECT = "disconnect"
+    TIMEOUT = "timeout"
+    DRAW_AGREED = "draw_agreed"
+    ABORTED = "aborted"
+
+
+# An aborted game changes nobody's score or counters.
+UNSCORED_REASONS = frozenset({Reason.ABORTED})
+
+
+def color_of(black_id: int, white_id: int, user_id: int | None) -> str | None:
+    """The colour `user_id` plays in a game between `black_id` and `white_id`, or None."""
+    if user_id == black_id:
+        return BLACK
+    if user_id == white_id:
+        return WHITE
+    return None

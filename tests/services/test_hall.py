@@ -1,0 +1,88 @@
+"""The hall's services alone, on a fake clock: presence, matching, challenges, maintenance."""
+
+from __future__ import annotations
+
+import pytest
+
+from gobang.services.notices import ActionError
+from tests.services.conftest import events
+
+FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
+
+
+@pytest.fixture
+def hall_of(env):
+    def arrive(*people):
+        for number, user in enumerate(people):
+            env.lobby.hall.connect(user, f"hall-{user.id}-{number}")
+        return people
+
+    return arrive
+
+
+def test_hello_lists_who_is_online(env, users, hall_of):
+    alice, bob = hall_of(*users("alice", "bob"))
+    _replaced, hello, _ = env.lobby.hall.connect(alice, "alice-again")
+    assert [p["username"] for p in hello["online"]] == ["alice", "bob"]
+
+
+def test_two_queued_players_are_paired_on_the_next_tick(env, users, hall_of):
+    alice, bob = hall_of(*users("alice", "bob"))
+    env.lobby.matchmaking.start(alice, "freestyle")
+    env.lobby.matchmaking.start(bob, "freestyle")
+    notices = env.lobby.matchmaking.run()
+    assert events(notices)[:2] == ["match_found", "match_found"]
+    assert env.play.table.current_game_of(alice.id) == env.play.table.current_game_of(bob.id)
+
+
+def test_leaving_the_hall_leaves_the_queue(env, users, hall_of):
+    (alice,) = hall_of(*users("alice"))
+    env.lobby.matchmaking.start(alice, None)
+    env.lobby.hall.disconnect(alice.id, f"hall-{alice.id}-0")
+    assert not env.lobby.matcher.is_queued(alice.id)
+
+
+def test_an_accepted_challenge_starts_a_game(env, users, hall_of):
+    alice, bob = hall_of(*users("alice", "bob"))
+    challenge_id, notices = env.lobby.challenges.send(alice, "bob", "renju", [300, 3])
+    assert events(notices)[0] == "challenge_received"
+    notices = env.lobby.challenges.answer(bob, challenge_id, True)
+    assert events(notices).count("match_found") == 2
+    game = env.play.table.get(env.play.table.current_game_of(alice.id))
+    assert (game.ruleset, game.clocks.increment_ms) == ("renju", 3000)
+
+
+@pytest.mark.parametrize("choice", [[180.0, 2.0], [180, 2.5], [True, 2], ["180", "2"], [60, 0]])
+def test_a_challenge_clock_must_be_one_of_the_choices_in_whole_seconds(env, users, hall_of,
+                                                                       choice):
+    alice, _bob = hall_of(*users("alice", "bob"))
+    with pytest.raises(ActionError) as refused:
+        env.lobby.challenges.send(alice, "bob", "freestyle", choice)
+    assert refused.value.code == "bad_request"
+
+
+def test_a_rematch_takes_a_queued_player_out_of_the_queue(env, users, hall_of):
+    """One live game per player: A offers a rematch, then presses Match; B accepts the
+    rematch; C presses Match. C must not be paired with A."""
+    a, b, c = hall_of(*users("aa_a", "bb_b", "cc_c"))
+    live, _ = env.play.factory.create(a, b, "freestyle")
+    env.play.seating.join(live.game_id, a.id, "room-a")
+    env.play.seating.join(live.game_id, b.id, "room-b")
+    env.play.finisher.resign(live.game_id, b.id)
+    env.play.rematches.offer(live.game_id, a.id)
+    env.lobby.matchmaking.start(a, None)
+    env.play.rematches.offer(live.game_id, b.id)
+    env.lobby.matchmaking.start(c, None)
+    assert events(env.lobby.matchmaking.run()) == []
+    assert env.play.table.current_game_of(c.id) is None
+    assert not env.lobby.matcher.is_queued(a.id)
+
+
+def test_maintenance_empties_the_queue_and_refuses_new_games(env, users, hall_of):
+    (alice,) = hall_of(*users("alice"))
+    env.lobby.matchmaking.start(alice, None)
+    assert "maintenance" in events(env.lobby.hall.set_maintenance(True))
+    assert not env.lobby.matcher.is_queued(alice.id)
+    with pytest.raises(ActionError) as refused:
+        env.lobby.matchmaking.start(alice, None)
+    assert refused.value.code == "conflict"

@@ -1,0 +1,187 @@
+"""Live games through the play services alone, on a fake clock."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from gobang.extensions import db
+from gobang.models import Game, Move
+from gobang.services.notices import ActionError
+from tests.services.conftest import events
+
+FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
+
+
+@pytest.fixture
+def started(env, users):
+    """A game between black and white, both seated."""
+    black, white = users("black_bo", "white_wu")
+    live, _ = env.play.factory.create(black, white, "freestyle")
+    env.play.seating.join(live.game_id, black.id, "sid-b")
+    _, notices = env.play.seating.join(live.game_id, white.id, "sid-w")
+    assert "game_ready" in events(notices)
+    return live, black, white
+
+
+def play(env, live, black, white, moves):
+    notices = []
+    for number, (row, col) in enumerate(moves):
+        player = black if number % 2 == 0 else white
+        notices = env.play.moves.place_stone(live.game_id, player.id, row, col)
+    return notices
+
+
+def test_a_game_waits_until_both_players_have_joined(env, users):
+    black, white = users("black_bo", "white_wu")
+    live, _ = env.play.factory.create(black, white, "freestyle")
+    _, notices = env.play.seating.join(live.game_id, black.id, "sid-b")
+    assert events(notices) == []
+    with pytest.raises(ActionError) as refused:
+        env.play.moves.place_stone(live.game_id, black.id, 7, 7)
+    assert refused.value.code == "conflict"
+
+
+def test_a_move_is_saved_before_it_is_announced(env, started):
+    live, black, _white = started
+    notices = env.play.moves.place_stone(live.game_id, black.id, 7, 7)
+    assert events(notices) == ["stone_placed"]
+    saved = db.session.scalar(select(func.count()).select_from(Move)
+                              .where(Move.game_id == live.game_id))
+    assert saved == 1
+
+
+def test_five_ends_the_game_once_and_tells_the_hall(env, started):
+    live, black, white = started
+    notices = play(env, live, black, white, FIVE_FOR_BLACK)
+    assert events(notices)[:2] == ["stone_placed", "game_over"]
+    assert "games_changed" in events(notices)
+    assert db.session.get(Game, live.game_id).reason == "five"
+    assert env.play.table.current_game_of(black.id) is None
+
+
+def test_a_refused_save_leaves_board_and_clocks_as_they_were(env, started, monkeypatch):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:2])
+    before = (list(live.rules.moves), live.clocks.snapshot(env.clock()))
+
+    def refuse(*_args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(env.play.moves.writer, "write", refuse)
+    with pytest.raises(ActionError) as refused:
+        env.play.moves.place_stone(live.game_id, black.id, 7, 8)
+    assert refused.value.code == "conflict"
+    assert (list(live.rules.moves), live.clocks.snapshot(env.clock())) == before
+    assert live.rules.to_move == "black"
+
+
+def test_staying_away_past_the_grace_period_forfeits(env, started, clock):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:2])
+    notices = env.play.seating.leave("sid-w")
+    assert events(notices) == ["opponent_left"]
+    clock.advance(env.play.timekeeper.grace_seconds - 1)
+    assert env.play.timekeeper.tick() == []
+    clock.advance(1)
+    assert "game_over" in events(env.play.timekeeper.tick())
+    game = db.session.get(Game, live.game_id)
+    assert (game.winner, game.reason) == ("black", "disconnect")
+
+
+def test_an_accepted_draw_offer_ends_the_game_drawn(env, started):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:2])
+    assert events(env.play.draws.offer(live.game_id, black.id)) == ["draw_offered"]
+    assert "game_over" in events(env.play.draws.answer(live.game_id, white.id, True))
+    assert db.session.get(Game, live.game_id).reason == "draw_agreed"
+
+
+def test_an_agreed_take_back_removes_the_move_and_its_reply(env, started):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:3])
+    env.play.takebacks.request(live.game_id, white.id)
+    notices = env.play.takebacks.answer(live.game_id, black.id, True)
+    assert events(notices) == ["undone"]
+    assert live.rules.moves == [FIVE_FOR_BLACK[0]]
+
+
+def test_a_paused_game_stops_the_clock(env, started, clock):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:2])
+    env.play.pauses.request(live.game_id, black.id)
+    env.play.pauses.answer(live.game_id, white.id, True)
+    frozen = live.clocks.snapshot(clock())
+    clock.advance(60)
+    assert live.clocks.snapshot(clock()) == frozen
+
+
+def test_a_player_in_a_live_game_cannot_be_given_another(env, started, users):
+    _live, black, _white = started
+    (third,) = users("third_tu")
+    with pytest.raises(ActionError) as refused:
+        env.play.factory.create(third, black, "freestyle")
+    assert refused.value.code == "busy"
+
+
+def test_a_result_is_saved_once_even_when_two_copies_of_the_game_end_it(env, started, app):
+    """Two processes each holding the game (a stale owner, a restore) both pass their own
+    in-memory check; the database's conditional update lets one ending through."""
+    from gobang.services.registry import build_services
+
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:4])
+    other = build_services(app)
+    assert other.play.factory.restore() == 1
+    copy = other.play.table.get(live.game_id)
+    assert copy is not live and copy.status == "playing"
+    first = env.play.finisher.resign(live.game_id, white.id)
+    second = other.play.finisher.resign(live.game_id, black.id)
+    assert "game_over" in events(first)
+    assert second == []
+    db.session.expire_all()
+    assert (black.score, black.games, black.wins, white.games) == (1030, 1, 1, 1)
+    assert db.session.get(Game, live.game_id).winner == "black"
+
+
+def _crash_state(env, users, moves):
+    """The database as a crash leaves it: the moves saved, the game still `playing`."""
+    from datetime import timedelta
+
+    from gobang.models import utcnow
+
+    black, white = users("black_bo", "white_wu")
+    live, _ = env.play.factory.create(black, white, "freestyle")
+    env.play.seating.join(live.game_id, black.id, "sid-b")
+    env.play.seating.join(live.game_id, white.id, "sid-w")
+    started = utcnow() - timedelta(minutes=5)
+    for number, (row, col) in enumerate(moves, start=1):
+        db.session.add(Move(game_id=live.game_id, number=number, row=row, col=col,
+                            color="black" if number % 2 else "white"))
+    game = db.session.get(Game, live.game_id)
+    game.turn_started_at = started
+    db.session.commit()
+    env.play.table.drop(live.game_id)
+    return live.game_id, black, white, started
+
+
+def test_restore_finishes_a_game_its_last_saved_move_had_won(env, users):
+    game_id, black, white, _started = _crash_state(env, users, FIVE_FOR_BLACK)
+    assert env.play.factory.restore() == 1
+    game = db.session.get(Game, game_id)
+    db.session.refresh(game)
+    assert (game.status, game.winner, game.reason) == ("finished", "black", "five")
+    assert env.play.table.get(game_id) is None
+    db.session.refresh(black)
+    assert (black.score, black.wins) == (1030, 1)
+
+
+def test_restore_charges_the_thinking_time_used_before_the_server_stopped(env, users, clock):
+    from datetime import timedelta
+
+    game_id, _black, _white, started = _crash_state(env, users, FIVE_FOR_BLACK[:3])
+    env.play.factory.restore(last_alive=started + timedelta(seconds=20))
+    live = env.play.table.get(game_id)
+    left = live.clocks.snapshot(clock())
+    assert left["white_ms"] == 600_000 - 20_000
+    assert left["black_ms"] == 600_000
