@@ -39,6 +39,9 @@ class User(UserMixin, db.Model):
     deleted: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Copied into the session at login; a session holding an older number is over. Bumped
+    # by logout, a password change or reset, deletion and a ban: that ends every session.
+    session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
 
     @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive users

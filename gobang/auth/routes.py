@@ -24,8 +24,14 @@ from gobang.auth.forms import ChangePasswordForm, DeleteAccountForm, LoginForm, 
 from gobang.extensions import db, login_manager
 from gobang.logs import event
 from gobang.models import User
-from gobang.services.accounts import AccountError
+from gobang.services.accounts import (
+    LOGGED_OUT,
+    SESSION_GENERATION_KEY,
+    AccountError,
+    session_is_current,
+)
 from gobang.services.registry import services
+from gobang.sockets.base import publish
 
 bp = Blueprint("auth", __name__)
 _log = logging.getLogger("gobang.auth")
@@ -50,6 +56,7 @@ def _start_session(user: User) -> None:
     # A fresh session on login: nothing from before the login carries over (no fixation).
     session.clear()
     login_user(user)
+    session[SESSION_GENERATION_KEY] = user.session_generation
     session.permanent = True
 
 
@@ -104,6 +111,9 @@ def login() -> Response | str:
 
 @bp.route("/logout", methods=["POST"])
 def logout() -> Response:
+    # Everywhere: a copy of this session's cookie must not log anyone in afterwards.
+    if current_user.is_authenticated:
+        publish(services().accounts.end_sessions(current_user, LOGGED_OUT))
     logout_user()
     session.clear()
     return redirect(url_for("auth.login"))
@@ -131,12 +141,15 @@ def change_password() -> Response | str:
         _form_errors(form)
         return _render_settings(password_form=form)
     try:
-        services().accounts.change_password(
+        ended = services().accounts.change_password(
             current_user, form.old.data, form.new.data, form.confirm.data
         )
     except AccountError as exc:
         flash(str(exc), "error")
         return _render_settings(password_form=form)
+    # This session goes on; the others, and every live connection, end.
+    session[SESSION_GENERATION_KEY] = current_user.session_generation
+    publish(ended)
     flash(gettext("Your password has been changed."), "info")
     return redirect(url_for("auth.settings"))
 
@@ -149,10 +162,11 @@ def delete_account() -> Response | str:
         _form_errors(form)
         return _render_settings(delete_form=form)
     try:
-        services().accounts.delete(current_user, form.password.data)
+        ended = services().accounts.delete(current_user, form.password.data)
     except AccountError as exc:
         flash(str(exc), "error")
         return _render_settings(delete_form=form)
+    publish(ended)
     logout_user()
     session.clear()
     flash(gettext("Your account has been deleted."), "info")
@@ -161,8 +175,10 @@ def delete_account() -> Response | str:
 
 @login_manager.user_loader
 def load_user(user_id: str) -> User | None:
+    """Also for Socket.IO's connect: a session ended elsewhere (logout, password change,
+    deletion, ban) logs nobody in, wherever its cookie was copied to."""
     user = db.session.get(User, int(user_id)) if user_id.isdigit() else None
-    return user if user is not None and user.is_active else None
+    return user if session_is_current(user, session.get(SESSION_GENERATION_KEY)) else None
 
 
 @login_manager.unauthorized_handler

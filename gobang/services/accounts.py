@@ -1,4 +1,4 @@
-"""Accounts: registration, login checks, password changes and deletion."""
+"""Accounts: registration, login checks, password changes, deletion, and ending sessions."""
 
 from __future__ import annotations
 
@@ -12,11 +12,19 @@ from sqlalchemy.exc import IntegrityError
 
 from gobang.extensions import db
 from gobang.models import DELETED_NAME, User, username_key, utcnow
+from gobang.services.notices import DISCONNECT_USER, Notice
 from gobang.services.passwords import Passwords
 
 USERNAME_MIN, USERNAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 1024
 _USERNAME_EXTRA = set("0123456789_-")
+
+# Where the session keeps the user's session generation as of its login.
+SESSION_GENERATION_KEY = "generation"
+# Session-ending reasons sent with `session_ended`.
+LOGGED_OUT = "logged_out"
+PASSWORD_CHANGED = "password_changed"
+ACCOUNT_DELETED = "account_deleted"
 
 Offload = Callable[..., Any]
 
@@ -44,6 +52,12 @@ def password_problem(password: str) -> str | None:
     if len(password) > PASSWORD_MAX:
         return gettext("Password must be at most %(max)d characters long.", max=PASSWORD_MAX)
     return None
+
+
+def session_is_current(user: User | None, generation: object) -> bool:
+    """Whether a session that stored `generation` at login still logs `user` in."""
+    return (user is not None and user.is_active
+            and type(generation) is int and generation == user.session_generation)
 
 
 def _run_inline(func: Callable[..., Any], *args: Any) -> Any:
@@ -99,7 +113,9 @@ class Accounts:
         db.session.commit()
         return user
 
-    def change_password(self, user: User, old: str, new: str, confirm: str) -> None:
+    def change_password(self, user: User, old: str, new: str, confirm: str) -> list[Notice]:
+        """Ends every session of the user; the caller keeps its own by storing the new
+        generation. The notices close the live connections of the sessions ended."""
         if not self.offload(self.passwords.verify, user.password_hash, old):
             raise AccountError(gettext("The current password is wrong."))
         problem = password_problem(new)
@@ -108,17 +124,18 @@ class Accounts:
         if problem:
             raise AccountError(problem)
         user.password_hash = self.offload(self.passwords.hash, new)
-        db.session.commit()
+        return self.end_sessions(user, PASSWORD_CHANGED)
 
     def set_password(self, user: User, new: str) -> None:
-        """Replace a password without knowing the old one (the host's `reset-password`)."""
+        """Replace a password without knowing the old one (the host's `reset-password`);
+        every session of the user ends."""
         problem = password_problem(new)
         if problem:
             raise AccountError(problem)
         user.password_hash = self.offload(self.passwords.hash, new)
-        db.session.commit()
+        self.end_sessions(user, PASSWORD_CHANGED)
 
-    def delete(self, user: User, password: str) -> None:
+    def delete(self, user: User, password: str) -> list[Notice]:
         """Anonymise rather than delete, so finished games keep their other player."""
         if not self.offload(self.passwords.verify, user.password_hash, password):
             raise AccountError(gettext("The password is wrong."))
@@ -126,4 +143,11 @@ class Accounts:
         user.username_key = None
         user.password_hash = ""
         user.deleted = True
+        return self.end_sessions(user, ACCOUNT_DELETED)
+
+    def end_sessions(self, user: User, reason: str) -> list[Notice]:
+        """Log the user out everywhere (commits): every session cookie issued so far stops
+        working, and the notice closes the user's live connections."""
+        user.session_generation += 1
         db.session.commit()
+        return [Notice("session_ended", {"reason": reason}, DISCONNECT_USER, user.id)]

@@ -7,13 +7,14 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import request
+from flask import request, session
 from flask_babel import gettext
 from flask_login import current_user
 from flask_socketio import Namespace
 
 from gobang.extensions import db, socketio
 from gobang.models import User
+from gobang.services.accounts import SESSION_GENERATION_KEY, session_is_current
 from gobang.services.notices import (
     DISCONNECT_USER,
     GAME,
@@ -114,6 +115,8 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
     def wrapper(self: SessionNamespace, data: Any = None, *extra: Any) -> dict[str, Any]:
         if self.user_id() is None:
             return ActionError("unauthorized", gettext("Log in first.")).ack()
+        if not self.session_current():
+            return self.end_session()
         try:
             return handler(self, payload_dict(data))
         except ActionError as error:
@@ -151,6 +154,18 @@ class SessionNamespace(Namespace):
 
     def user_id(self) -> int | None:
         return self._users.get(request.sid)
+
+    def session_current(self) -> bool:
+        """Checked on every event, in case the session ended elsewhere (logout, a password
+        change or reset, a ban, deletion) and this connection has not been closed yet. The
+        user row stays in the session's identity map for the handler's `user()`."""
+        user = db.session.get(User, self.user_id())
+        return session_is_current(user, session.get(SESSION_GENERATION_KEY))
+
+    def end_session(self) -> dict[str, Any]:
+        self.emit("session_ended", {"reason": "ended_elsewhere"}, room=request.sid)
+        self.disconnect(request.sid)
+        return ActionError("unauthorized", gettext("Your session has ended. Log in again.")).ack()
 
     def user(self) -> User:
         user = db.session.get(User, self.user_id())
