@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -72,6 +73,7 @@ class Accounts:
         self.initial_score = initial_score
         # Hashing takes tens of milliseconds: on eventlet it must run off the event loop.
         self.offload = offload
+        self._dummy_hash: str | None = None
 
     def find(self, username: str) -> User | None:
         key = username_key(normalize_username(username))
@@ -101,17 +103,27 @@ class Accounts:
         return user
 
     def authenticate(self, username: str, password: str) -> User | None:
-        """The user whose password this is, or None; never says which part was wrong."""
-        user = self.find(username) if len(password) <= PASSWORD_MAX else None
-        if user is None or not user.is_active:
+        """The user whose password this is, or None; never says which part was wrong, nor,
+        by taking longer or shorter, whether the name exists: one verification either way."""
+        if len(password) > PASSWORD_MAX:
             return None
-        if not self.offload(self.passwords.verify, user.password_hash, password):
+        user = self.find(username)
+        stored = user.password_hash if user is not None else self._unknown_user_hash()
+        if not self.offload(self.passwords.verify, stored, password):
+            return None
+        if user is None or not user.is_active:
             return None
         if self.passwords.needs_rehash(user.password_hash):
             user.password_hash = self.offload(self.passwords.hash, password)
         user.last_seen_at = utcnow()
         db.session.commit()
         return user
+
+    def _unknown_user_hash(self) -> str:
+        # Made once, at the configured cost, from a password nobody knows.
+        if self._dummy_hash is None:
+            self._dummy_hash = self.offload(self.passwords.hash, secrets.token_hex(16))
+        return self._dummy_hash
 
     def change_password(self, user: User, old: str, new: str, confirm: str) -> list[Notice]:
         """Ends every session of the user; the caller keeps its own by storing the new
