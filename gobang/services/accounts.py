@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from confusable_homoglyphs import confusables
 from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -19,6 +20,18 @@ from gobang.services.passwords import Passwords
 USERNAME_MIN, USERNAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 1024
 _USERNAME_EXTRA = set("0123456789_-")
+# Letters (category Lo) that draw nothing: a name made of them, or padded with them, shows
+# as blank or as someone else's name.
+_FILLERS = {"\u115f", "\u1160", "\u3164", "\uffa0"}
+_INVISIBLE_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Zs"}
+# Scripts that one writing system uses together (UTS #39's "highly restrictive" sets): a
+# Japanese name mixes Han and kana, a Korean one Han and Hangul.
+_COMMON_SCRIPTS = {"COMMON", "INHERITED"}
+_ONE_WRITING_SYSTEM = (
+    {"HAN", "HIRAGANA", "KATAKANA"},
+    {"HAN", "HANGUL"},
+    {"HAN", "BOPOMOFO"},
+)
 
 # Where the session keeps the user's session generation as of its login.
 SESSION_GENERATION_KEY = "generation"
@@ -35,15 +48,46 @@ class AccountError(ValueError):
 
 
 def normalize_username(raw: str) -> str:
-    return unicodedata.normalize("NFC", raw.strip())
+    """NFKC folds full-width and mathematical letters into the plain ones they show as."""
+    return unicodedata.normalize("NFKC", raw.strip())
+
+
+def _prototype(ch: str) -> str:
+    # confusables.txt maps each look-alike to one prototype; the package lists that mapping
+    # under the look-alike, and every look-alike under the prototype.
+    found = confusables.confusables_data.get(ch)
+    if not found or len(found) != 1:
+        return ch
+    target = found[0]["c"].strip("\u200e")
+    back = confusables.confusables_data.get(target) or []
+    if len(back) == 1 and back[0]["c"].strip("\u200e") == ch:
+        return min(ch, target)  # a pair listed both ways: either may be the prototype
+    return target
+
+
+def username_skeleton(username: str) -> str:
+    """What a name looks like: two names with one skeleton are easily taken for each other."""
+    key = username_key(normalize_username(username))
+    return "".join(_prototype(ch) for ch in key).casefold()
+
+
+def _mixes_scripts(username: str) -> bool:
+    scripts = confusables.unique_aliases(username) - _COMMON_SCRIPTS
+    return len(scripts) > 1 and not any(scripts <= s for s in _ONE_WRITING_SYSTEM)
 
 
 def username_problem(username: str) -> str | None:
+    """What is wrong with the form of a (normalized) name, whoever holds which names."""
     if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
         return gettext("Username must be %(min)d to %(max)d characters long.",
                        min=USERNAME_MIN, max=USERNAME_MAX)
+    if any(ch in _FILLERS or (ch != " " and unicodedata.category(ch) in _INVISIBLE_CATEGORIES)
+           for ch in username):
+        return gettext("Username may not contain invisible or blank characters.")
     if not all(ch.isalpha() or ch in _USERNAME_EXTRA for ch in username):
         return gettext("Username may contain only letters, digits, '_' and '-'.")
+    if _mixes_scripts(username) and confusables.is_confusable(username):
+        return gettext("Username may not mix look-alike letters of different scripts.")
     return None
 
 
@@ -76,21 +120,36 @@ class Accounts:
         self._dummy_hash: str | None = None
 
     def find(self, username: str) -> User | None:
-        key = username_key(normalize_username(username))
-        return db.session.scalar(select(User).where(User.username_key == key))
+        name = normalize_username(username)
+        found = db.session.scalar(select(User).where(User.username_key == username_key(name)))
+        legacy = username_key(unicodedata.normalize("NFC", username.strip()))
+        if found is None and legacy != username_key(name):
+            # Names registered before NFKC (full-width letters) keep their key.
+            found = db.session.scalar(select(User).where(User.username_key == legacy))
+        return found
+
+    def name_problem(self, username: str) -> str | None:
+        """What stops this name being registered now: its form, or an existing name."""
+        username = normalize_username(username)
+        problem = username_problem(username)
+        if problem is None and self.find(username) is not None:
+            problem = gettext("That username is taken.")
+        if problem is None and db.session.scalar(select(User.id).where(
+                User.username_skeleton == username_skeleton(username)).limit(1)) is not None:
+            problem = gettext("That username looks too much like an existing one.")
+        return problem
 
     def register(self, username: str, password: str, confirm: str) -> User:
         username = normalize_username(username)
-        problem = username_problem(username) or password_problem(password)
+        problem = self.name_problem(username) or password_problem(password)
         if problem is None and password != confirm:
             problem = gettext("The two passwords do not match.")
-        if problem is None and self.find(username) is not None:
-            problem = gettext("That username is taken.")
         if problem:
             raise AccountError(problem)
         user = User(
             username=username,
             username_key=username_key(username),
+            username_skeleton=username_skeleton(username),
             password_hash=self.offload(self.passwords.hash, password),
             score=self.initial_score,
         )
@@ -153,6 +212,7 @@ class Accounts:
             raise AccountError(gettext("The password is wrong."))
         user.username = DELETED_NAME
         user.username_key = None
+        user.username_skeleton = None
         user.password_hash = ""
         user.deleted = True
         return self.end_sessions(user, ACCOUNT_DELETED)
