@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from markupsafe import escape
 from sqlalchemy import func, select
 
 from gobang.extensions import db
@@ -185,3 +186,44 @@ def test_rate_limit_can_be_turned_off(client):
 def test_new_players_start_at_the_configured_score(client):
     register(client, "alice")
     assert client.get("/api/me").get_json()["score"] == 1500
+
+
+SHORT_NAME = "Username must be 3 to 20 characters long."
+BAD_CHARS = "Username may contain only letters, digits, '_' and '-'."
+SHORT_PASSWORD = "Password must be at least 8 characters long."
+MISMATCH = "The two passwords do not match."
+TAKEN = "That username is taken."
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "confirm", "messages"),
+    [
+        ("ab", "short", "shorx", [SHORT_NAME, SHORT_PASSWORD, MISMATCH]),
+        ("", "short", "", ["Choose a username.", SHORT_PASSWORD, "Repeat the password."]),
+        ("bob smith", "", "", [BAD_CHARS, "Choose a password.", "Repeat the password."]),
+        ("ab", "correct horse", "correct horsf", [SHORT_NAME, MISMATCH]),
+        ("alice", "short", "short", [TAKEN, SHORT_PASSWORD]),
+        ("ALICE", "correct horse", "other horse", [TAKEN, MISMATCH]),
+    ],
+)
+def test_register_shows_every_problem_at_once(client, app, username, password, confirm,
+                                              messages):
+    register(client, "alice")
+    logout(client)
+    response = post_form(
+        client, "/register", {"username": username, "password": password, "confirm": confirm}
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert [m for m in messages if escape(m) not in page] == []
+    assert user_count(app) == 1
+
+
+def test_password_change_shows_every_problem_with_the_new_password(client):
+    register(client, "alice")
+    response = post_form(client, "/settings/password",
+                         {"old": "correct horse", "new": "short", "confirm": "shorx"},
+                         page="/settings")
+    page = response.get_data(as_text=True)
+    assert SHORT_PASSWORD in page
+    assert MISMATCH in page

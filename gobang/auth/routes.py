@@ -66,6 +66,11 @@ def _form_errors(form) -> None:
             flash(str(message), "error")  # the session keeps plain strings, not lazy ones
 
 
+def _account_errors(error: AccountError) -> None:
+    for message in error.problems:
+        flash(str(message), "error")
+
+
 @bp.route("/")
 def index() -> Response:
     return redirect(url_for("hall.hall" if current_user.is_authenticated else "auth.login"))
@@ -81,7 +86,7 @@ def register() -> Response | str:
                 form.username.data, form.password.data, form.confirm.data
             )
         except AccountError as exc:
-            flash(str(exc), "error")
+            _account_errors(exc)
         else:
             _start_session(user)
             event(_log, "register", user_id=user.id)
@@ -145,7 +150,7 @@ def change_password() -> Response | str:
             current_user, form.old.data, form.new.data, form.confirm.data
         )
     except AccountError as exc:
-        flash(str(exc), "error")
+        _account_errors(exc)
         return _render_settings(password_form=form)
     # This session goes on; the others, and every live connection, end.
     session[SESSION_GENERATION_KEY] = current_user.session_generation
@@ -164,7 +169,7 @@ def delete_account() -> Response | str:
     try:
         ended = services().accounts.delete(current_user, form.password.data)
     except AccountError as exc:
-        flash(str(exc), "error")
+        _account_errors(exc)
         return _render_settings(delete_form=form)
     publish(ended)
     logout_user()

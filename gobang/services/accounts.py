@@ -44,7 +44,11 @@ Offload = Callable[..., Any]
 
 
 class AccountError(ValueError):
-    """A request about an account that cannot be granted; the message is for the user."""
+    """A request about an account that cannot be granted; each problem is for the user."""
+
+    def __init__(self, *problems: str) -> None:
+        super().__init__(" ".join(str(p) for p in problems))
+        self.problems = list(problems)
 
 
 def normalize_username(raw: str) -> str:
@@ -99,6 +103,10 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+def confirm_problem(password: str, confirm: str) -> str | None:
+    return gettext("The two passwords do not match.") if password != confirm else None
+
+
 def session_is_current(user: User | None, generation: object) -> bool:
     """Whether a session that stored `generation` at login still logs `user` in."""
     return (user is not None and user.is_active
@@ -141,11 +149,10 @@ class Accounts:
 
     def register(self, username: str, password: str, confirm: str) -> User:
         username = normalize_username(username)
-        problem = self.name_problem(username) or password_problem(password)
-        if problem is None and password != confirm:
-            problem = gettext("The two passwords do not match.")
-        if problem:
-            raise AccountError(problem)
+        problems = [p for p in (self.name_problem(username), password_problem(password),
+                                confirm_problem(password, confirm)) if p]
+        if problems:
+            raise AccountError(*problems)
         user = User(
             username=username,
             username_key=username_key(username),
@@ -189,11 +196,9 @@ class Accounts:
         generation. The notices close the live connections of the sessions ended."""
         if not self.offload(self.passwords.verify, user.password_hash, old):
             raise AccountError(gettext("The current password is wrong."))
-        problem = password_problem(new)
-        if problem is None and new != confirm:
-            problem = gettext("The two passwords do not match.")
-        if problem:
-            raise AccountError(problem)
+        problems = [p for p in (password_problem(new), confirm_problem(new, confirm)) if p]
+        if problems:
+            raise AccountError(*problems)
         user.password_hash = self.offload(self.passwords.hash, new)
         return self.end_sessions(user, PASSWORD_CHANGED)
 
