@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from gobang.extensions import db
 from gobang.models import User
+from gobang.services.passwords import Passwords
 from tests.support.forms import csrf_token, login, logout, post_form, register
 
 
@@ -227,3 +228,68 @@ def test_password_change_shows_every_problem_with_the_new_password(client):
     page = response.get_data(as_text=True)
     assert SHORT_PASSWORD in page
     assert MISMATCH in page
+
+
+WRONG_CURRENT_PASSWORD = {
+    "/settings/password": {"old": "wrong password", "new": "battery staple",
+                           "confirm": "battery staple"},
+    "/settings/delete": {"password": "wrong password"},
+}
+
+
+@pytest.fixture
+def verifications(monkeypatch) -> list[str]:
+    """Every password verification the server makes."""
+    made: list[str] = []
+    verify = Passwords.verify
+
+    def counting(self, stored: str, password: str) -> bool:
+        made.append(password)
+        return verify(self, stored, password)
+
+    monkeypatch.setattr(Passwords, "verify", counting)
+    return made
+
+
+def from_address(number: int) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": f"10.0.0.{number}"}}
+
+
+@pytest.mark.parametrize("app_overrides", [{"AUTH_ATTEMPTS_PER_MINUTE": 3}])
+@pytest.mark.parametrize("path", WRONG_CURRENT_PASSWORD)
+def test_wrong_current_passwords_are_limited_per_user(client, verifications, path):
+    register(client, "alice")
+    data = WRONG_CURRENT_PASSWORD[path]
+    codes = [post_form(client, path, data, page="/settings", **from_address(n)).status_code
+             for n in range(1, 4)]
+    assert codes == [200, 200, 200]
+    verified = len(verifications)
+    refused = post_form(client, path, data, page="/settings", **from_address(4))
+    assert refused.status_code == 429
+    assert len(verifications) == verified  # refused before any argon2 work
+
+
+@pytest.mark.parametrize("app_overrides", [{"AUTH_ATTEMPTS_PER_MINUTE": 3}])
+@pytest.mark.parametrize("path", WRONG_CURRENT_PASSWORD)
+def test_wrong_current_passwords_are_limited_per_address(app, verifications, path):
+    guesses = []
+    for name in ("alice", "bob"):
+        browser = app.test_client()
+        register(browser, name, **from_address(9))
+        guesses.append(browser)
+    data = WRONG_CURRENT_PASSWORD[path]
+    codes = [post_form(guesses[n % 2], path, data, page="/settings", **from_address(1))
+             .status_code for n in range(4)]
+    assert codes == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize("app_overrides", [{"AUTH_ATTEMPTS_PER_MINUTE": 3}])
+def test_the_limit_holds_for_the_right_password_too(client):
+    register(client, "alice")
+    data = WRONG_CURRENT_PASSWORD["/settings/delete"]
+    for n in range(1, 4):
+        post_form(client, "/settings/delete", data, page="/settings", **from_address(n))
+    right = post_form(client, "/settings/delete", {"password": "correct horse"},
+                      page="/settings", **from_address(4))
+    assert right.status_code == 429
+    assert client.get("/api/me").status_code == 200

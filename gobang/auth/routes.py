@@ -47,8 +47,12 @@ def safe_next(target: str | None) -> str | None:
     return target
 
 
-def _limit_attempts() -> None:
-    if request.method == "POST" and not services().auth_limiter.hit(request.remote_addr):
+def _limit_attempts(*keys: object) -> None:
+    """Per address, and per whatever else `keys` names (a user guessing their own password
+    from many addresses)."""
+    limiter = services().auth_limiter
+    if request.method == "POST" and not all(
+            limiter.hit(key) for key in (request.remote_addr, *keys)):
         abort(429)
 
 
@@ -141,6 +145,7 @@ def settings() -> str:
 @bp.route("/settings/password", methods=["POST"])
 @login_required
 def change_password() -> Response | str:
+    _limit_attempts(("account", current_user.id))
     form = ChangePasswordForm()
     if not form.validate_on_submit():
         _form_errors(form)
@@ -162,6 +167,7 @@ def change_password() -> Response | str:
 @bp.route("/settings/delete", methods=["POST"])
 @login_required
 def delete_account() -> Response | str:
+    _limit_attempts(("account", current_user.id))
     form = DeleteAccountForm()
     if not form.validate_on_submit():
         _form_errors(form)
