@@ -85,3 +85,9 @@ def test_names_taken_before_the_upgrade_get_their_skeleton(migration_app):  # no
     upgrade()
     rows = db.session.execute(text("SELECT username, username_skeleton FROM users")).all()
     assert sorted(tuple(row) for row in rows) == [("ann", "ann"), ("bo", "bo")]
+
+
+def test_the_refusal_is_in_the_reader_s_language(client):
+    client.set_cookie("lang", "zh_Hans")
+    page = register(client, "bob\u3164").get_data(as_text=True)
+    assert "用户名不能包含不可见字符或空白字符。" in page
