@@ -109,3 +109,15 @@ def test_a_hall_event_from_a_session_ended_elsewhere_is_refused(player, app):
     assert ack["error"] == "unauthorized"
     assert not hall.is_connected("/hall")
     assert ("session_ended", {"reason": "ended_elsewhere"}) in alice.events("/hall")
+
+
+def test_a_silent_connection_is_closed_on_the_server_s_next_poll_after_a_reset(
+        player, app, clock, tick):
+    alice = player("alice")
+    hall, room = alice.hall, alice.room
+    app.test_cli_runner().invoke(args=["reset-password", "alice", "--wait", "0"],
+                                 input=f"{NEW_PASSWORD}\n" * 2)
+    clock.advance(1.0)  # ADMIN_POLL_SECONDS
+    tick()
+    assert not hall.is_connected("/hall")
+    assert not room.is_connected("/room")
