@@ -1,5 +1,6 @@
-"""Ended sessions lose their live connections: at once when the session ends in this server,
-and at the latest on their next event when it ended elsewhere (the host's command line)."""
+"""Ended sessions lose their live connections: at once when the session ends in this server;
+when the host's command line ends it, on the server's next poll, or before that on the first
+event that loads the user."""
 
 from __future__ import annotations
 
@@ -74,50 +75,54 @@ def test_a_deleted_player_can_no_longer_move_and_the_opponent_is_told(game_betwe
     assert [(e["game_id"], e["color"]) for e in left] == [(game_id, "black")]
 
 
-def test_a_connection_whose_session_ended_elsewhere_is_refused_and_closed(game_between, app):
-    """The host's reset-password runs in another process: until the server polls for its
-    disconnect command, the connection's next event finds the session over."""
-    black, white, game_id = game_between()
+def reset_password(app, name: str) -> None:
+    """The host's command runs in another process: the server hears of it on its next poll."""
     result = app.test_cli_runner().invoke(
-        args=["reset-password", black.name, "--wait", "0"], input=f"{NEW_PASSWORD}\n" * 2)
+        args=["reset-password", name, "--wait", "0"], input=f"{NEW_PASSWORD}\n" * 2)
     assert result.exit_code == 0, result.output
+
+
+def test_a_room_event_from_a_session_ended_elsewhere_is_refused_and_closes_it(game_between,
+                                                                             app):
+    black, white, game_id = game_between()
+    reset_password(app, black.name)
     room = black.room
-    ack = black.emit("/room", "place_stone", {"game_id": game_id, "row": 7, "col": 7})
+    ack = black.emit("/room", "chat", {"game_id": game_id, "text": "still here?"})
     assert ack["ok"] is False
     assert ack["error"] == "unauthorized"
     assert not room.is_connected("/room")
-    assert white.received("/room", "stone_placed") == []
-
-
-@pytest.mark.parametrize("event", ["offer_draw", "resign", "request_undo", "rematch"])
-def test_no_room_event_gets_through_a_session_ended_elsewhere(game_between, app, event):
-    black, white, game_id = game_between()
-    app.test_cli_runner().invoke(args=["reset-password", black.name, "--wait", "0"],
-                                 input=f"{NEW_PASSWORD}\n" * 2)
-    ack = black.emit("/room", event, {"game_id": game_id})
-    assert ack["error"] == "unauthorized"
-    # Only the closed connection shows: no offer, no result.
     assert [name for name, _ in white.events("/room")] == ["opponent_left"]
 
 
-def test_a_hall_event_from_a_session_ended_elsewhere_is_refused(player, app):
-    alice = player("alice")
+@pytest.mark.parametrize(("event", "payload"), [
+    ("start_match", {}),
+    ("challenge", {"username": "bob"}),
+    ("chat", {"text": "still here?"}),
+])
+def test_a_hall_event_from_a_session_ended_elsewhere_is_refused(player, app, event, payload):
+    alice, bob = player("alice"), player("bob")
     hall = alice.hall
-    app.test_cli_runner().invoke(args=["reset-password", "alice", "--wait", "0"],
-                                 input=f"{NEW_PASSWORD}\n" * 2)
-    ack = alice.emit("/hall", "chat", {"text": "still here?"})
+    bob.join_hall()
+    bob.received("/hall")
+    reset_password(app, "alice")
+    ack = alice.emit("/hall", event, payload)
     assert ack["error"] == "unauthorized"
     assert not hall.is_connected("/hall")
     assert ("session_ended", {"reason": "ended_elsewhere"}) in alice.events("/hall")
+    assert [name for name, _ in bob.events("/hall")
+            if name in ("challenge_received", "chat")] == []
 
 
 def test_a_silent_connection_is_closed_on_the_server_s_next_poll_after_a_reset(
-        player, app, clock, tick):
-    alice = player("alice")
-    hall, room = alice.hall, alice.room
-    app.test_cli_runner().invoke(args=["reset-password", "alice", "--wait", "0"],
-                                 input=f"{NEW_PASSWORD}\n" * 2)
+        game_between, app, clock, tick):
+    """Game actions do not read the user (a database read per move): a player whose session
+    the host ended is closed by the poll, and cannot move after it."""
+    black, white, game_id = game_between()
+    hall, room = black.hall, black.room
+    reset_password(app, black.name)
     clock.advance(1.0)  # ADMIN_POLL_SECONDS
     tick()
     assert not hall.is_connected("/hall")
     assert not room.is_connected("/room")
+    again = socketio.test_client(app, namespace="/room", flask_test_client=black.http)
+    assert not again.is_connected("/room")
