@@ -76,14 +76,19 @@ def create_user(username: str) -> None:
 @click.command("reset-password")
 @with_appcontext
 @click.argument("username")
-def reset_password(username: str) -> None:
-    """Set a new password for an account (the password is asked for)."""
+@click.option("--wait", default=5.0, show_default=True, help=WAIT_HELP)
+def reset_password(username: str, wait: float) -> None:
+    """Set a new password for an account (the password is asked for) and log it out
+    everywhere."""
     user = _user(username)
     try:
         services().accounts.set_password(user, _new_password())
     except AccountError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"Password of {user.username} changed.")
+    click.echo(f"Password of {user.username} changed; every session of theirs has ended.")
+    command_id = admin.queue_command(admin.DISCONNECT, user.id)
+    _report(command_id, wait, "No running server answered yet; it will disconnect them "
+            "when it next polls.")
 
 
 @click.command("ban")
@@ -94,7 +99,8 @@ def ban(username: str, wait: float) -> None:
     """Lock a user out and disconnect them from the hall and their game at once."""
     user = _user(username)
     user.banned = True
-    db.session.commit()
+    # Their sessions stay ended after an unban; the server closes the connections (below).
+    services().accounts.end_sessions(user, "banned")
     click.echo(f"Banned {user.username}: they can no longer log in.")
     command_id = admin.queue_command(admin.DISCONNECT, user.id)
     _report(command_id, wait, "No running server answered yet; it will disconnect them "

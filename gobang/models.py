@@ -30,6 +30,9 @@ class User(UserMixin, db.Model):
     username: Mapped[str] = mapped_column(String(40))
     # NULL once the account is deleted, which frees the name for someone else.
     username_key: Mapped[str | None] = mapped_column(String(80), unique=True)
+    # What the name looks like (the confusables skeleton of its key): a new name that looks
+    # like an existing one is refused. Not unique: rows from before the column may collide.
+    username_skeleton: Mapped[str | None] = mapped_column(String(80), index=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     score: Mapped[int] = mapped_column(default=1000)
     games: Mapped[int] = mapped_column(default=0)
@@ -40,6 +43,9 @@ class User(UserMixin, db.Model):
     deleted: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Copied into the session at login; a session holding an older number is over. Bumped
+    # by logout, a password change or reset, deletion and a ban: that ends every session.
+    session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
 
     @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive users

@@ -24,8 +24,14 @@ from gobang.auth.forms import ChangePasswordForm, DeleteAccountForm, LoginForm, 
 from gobang.extensions import db, login_manager
 from gobang.logs import event
 from gobang.models import User
-from gobang.services.accounts.accounts import AccountError
+from gobang.services.accounts.accounts import (
+    LOGGED_OUT,
+    SESSION_GENERATION_KEY,
+    AccountError,
+    session_is_current,
+)
 from gobang.services.registry import services
+from gobang.sockets.base import publish
 
 bp = Blueprint("auth", __name__)
 _log = logging.getLogger("gobang.auth")
@@ -41,8 +47,12 @@ def safe_next(target: str | None) -> str | None:
     return target
 
 
-def _limit_attempts() -> None:
-    if request.method == "POST" and not services().auth_limiter.hit(request.remote_addr):
+def _limit_attempts(*keys: object) -> None:
+    """Per address, and per whatever else `keys` names (a user guessing their own password
+    from many addresses)."""
+    limiter = services().auth_limiter
+    if request.method == "POST" and not all(
+            limiter.hit(key) for key in (request.remote_addr, *keys)):
         abort(429)
 
 
@@ -50,6 +60,7 @@ def _start_session(user: User) -> None:
     # A fresh session on login: nothing from before the login carries over (no fixation).
     session.clear()
     login_user(user)
+    session[SESSION_GENERATION_KEY] = user.session_generation
     session.permanent = True
 
 
@@ -57,6 +68,11 @@ def _form_errors(form) -> None:
     for errors in form.errors.values():
         for message in errors:
             flash(str(message), "error")  # the session keeps plain strings, not lazy ones
+
+
+def _account_errors(error: AccountError) -> None:
+    for message in error.problems:
+        flash(str(message), "error")
 
 
 @bp.route("/")
@@ -74,7 +90,7 @@ def register() -> Response | str:
                 form.username.data, form.password.data, form.confirm.data
             )
         except AccountError as exc:
-            flash(str(exc), "error")
+            _account_errors(exc)
         else:
             _start_session(user)
             event(_log, "register", user_id=user.id)
@@ -104,6 +120,9 @@ def login() -> Response | str:
 
 @bp.route("/logout", methods=["POST"])
 def logout() -> Response:
+    # Everywhere: a copy of this session's cookie must not log anyone in afterwards.
+    if current_user.is_authenticated:
+        publish(services().accounts.end_sessions(current_user, LOGGED_OUT))
     logout_user()
     session.clear()
     return redirect(url_for("auth.login"))
@@ -126,17 +145,21 @@ def settings() -> str:
 @bp.route("/settings/password", methods=["POST"])
 @login_required
 def change_password() -> Response | str:
+    _limit_attempts(("account", current_user.id))
     form = ChangePasswordForm()
     if not form.validate_on_submit():
         _form_errors(form)
         return _render_settings(password_form=form)
     try:
-        services().accounts.change_password(
+        ended = services().accounts.change_password(
             current_user, form.old.data, form.new.data, form.confirm.data
         )
     except AccountError as exc:
-        flash(str(exc), "error")
+        _account_errors(exc)
         return _render_settings(password_form=form)
+    # This session goes on; the others, and every live connection, end.
+    session[SESSION_GENERATION_KEY] = current_user.session_generation
+    publish(ended)
     flash(gettext("Your password has been changed."), "info")
     return redirect(url_for("auth.settings"))
 
@@ -144,15 +167,17 @@ def change_password() -> Response | str:
 @bp.route("/settings/delete", methods=["POST"])
 @login_required
 def delete_account() -> Response | str:
+    _limit_attempts(("account", current_user.id))
     form = DeleteAccountForm()
     if not form.validate_on_submit():
         _form_errors(form)
         return _render_settings(delete_form=form)
     try:
-        services().accounts.delete(current_user, form.password.data)
+        ended = services().accounts.delete(current_user, form.password.data)
     except AccountError as exc:
-        flash(str(exc), "error")
+        _account_errors(exc)
         return _render_settings(delete_form=form)
+    publish(ended)
     logout_user()
     session.clear()
     flash(gettext("Your account has been deleted."), "info")
@@ -161,8 +186,10 @@ def delete_account() -> Response | str:
 
 @login_manager.user_loader
 def load_user(user_id: str) -> User | None:
+    """Also for Socket.IO's connect: a session ended elsewhere (logout, password change,
+    deletion, ban) logs nobody in, wherever its cookie was copied to."""
     user = db.session.get(User, int(user_id)) if user_id.isdigit() else None
-    return user if user is not None and user.is_active else None
+    return user if session_is_current(user, session.get(SESSION_GENERATION_KEY)) else None
 
 
 @login_manager.unauthorized_handler

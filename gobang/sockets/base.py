@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import request
+from flask import request, session
 from flask_babel import gettext
 from flask_login import current_user
 from flask_socketio import Namespace
@@ -15,6 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from gobang.extensions import db, socketio
 from gobang.models import User
+from gobang.services.accounts.accounts import SESSION_GENERATION_KEY, session_is_current
 from gobang.services.notices import (
     DISCONNECT_USER,
     GAME,
@@ -72,6 +73,14 @@ class Publisher:
             if sid is not None:
                 socketio.emit(notice.event, notice.payload, namespace=namespace, to=sid)
                 socketio.server.disconnect(sid, namespace=namespace)
+
+
+def publish(notices: Iterable[Notice]) -> None:
+    """For views and commands that run in the server process (a password change closes the
+    user's other connections); namespaces and the ticker hold their own Publisher."""
+    from gobang.services.registry import services
+
+    Publisher(services().store)(notices)
 
 
 def ok(**fields: Any) -> dict[str, Any]:
@@ -161,9 +170,18 @@ class SessionNamespace(Namespace):
         return self._users.get(request.sid)
 
     def user(self) -> User:
+        """The connection's user, while its session lasts. Only events that load the user
+        check the session here: a game action must not pay a database read (about 1 ms) per
+        move. An ended session's connections are closed anyway: at once when it ends in this
+        server, on the next admin poll when the host's command line ends it."""
         user = db.session.get(User, self.user_id())
         if user is None or not user.is_active:
             raise ActionError("unauthorized", gettext("Your account is not available."))
+        if not session_is_current(user, session.get(SESSION_GENERATION_KEY)):
+            error = ActionError("unauthorized", gettext("Your session has ended. Log in again."))
+            error.notices.append(Notice("session_ended", {"reason": "ended_elsewhere"},
+                                        DISCONNECT_USER, user.id))
+            raise error
         return user
 
     def admit(self) -> User:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from markupsafe import escape
 from sqlalchemy import func, select
 
 from gobang.extensions import db
 from gobang.models import User
+from gobang.services.accounts.passwords import Passwords
 from tests.support.forms import csrf_token, login, logout, post_form, register
 
 
@@ -185,3 +187,109 @@ def test_rate_limit_can_be_turned_off(client):
 def test_new_players_start_at_the_configured_score(client):
     register(client, "alice")
     assert client.get("/api/me").get_json()["score"] == 1500
+
+
+SHORT_NAME = "Username must be 3 to 20 characters long."
+BAD_CHARS = "Username may contain only letters, digits, '_' and '-'."
+SHORT_PASSWORD = "Password must be at least 8 characters long."
+MISMATCH = "The two passwords do not match."
+TAKEN = "That username is taken."
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "confirm", "messages"),
+    [
+        ("ab", "short", "shorx", [SHORT_NAME, SHORT_PASSWORD, MISMATCH]),
+        ("", "short", "", ["Choose a username.", SHORT_PASSWORD, "Repeat the password."]),
+        ("bob smith", "", "", [BAD_CHARS, "Choose a password.", "Repeat the password."]),
+        ("ab", "correct horse", "correct horsf", [SHORT_NAME, MISMATCH]),
+        ("alice", "short", "short", [TAKEN, SHORT_PASSWORD]),
+        ("ALICE", "correct horse", "other horse", [TAKEN, MISMATCH]),
+    ],
+)
+def test_register_shows_every_problem_at_once(client, app, username, password, confirm,
+                                              messages):
+    register(client, "alice")
+    logout(client)
+    response = post_form(
+        client, "/register", {"username": username, "password": password, "confirm": confirm}
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert [m for m in messages if escape(m) not in page] == []
+    assert user_count(app) == 1
+
+
+def test_password_change_shows_every_problem_with_the_new_password(client):
+    register(client, "alice")
+    response = post_form(client, "/settings/password",
+                         {"old": "correct horse", "new": "short", "confirm": "shorx"},
+                         page="/settings")
+    page = response.get_data(as_text=True)
+    assert SHORT_PASSWORD in page
+    assert MISMATCH in page
+
+
+WRONG_CURRENT_PASSWORD = {
+    "/settings/password": {"old": "wrong password", "new": "battery staple",
+                           "confirm": "battery staple"},
+    "/settings/delete": {"password": "wrong password"},
+}
+
+
+@pytest.fixture
+def verifications(monkeypatch) -> list[str]:
+    """Every password verification the server makes."""
+    made: list[str] = []
+    verify = Passwords.verify
+
+    def counting(self, stored: str, password: str) -> bool:
+        made.append(password)
+        return verify(self, stored, password)
+
+    monkeypatch.setattr(Passwords, "verify", counting)
+    return made
+
+
+def from_address(number: int) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": f"10.0.0.{number}"}}
+
+
+@pytest.mark.parametrize("app_overrides", [{"AUTH_ATTEMPTS_PER_MINUTE": 3}])
+@pytest.mark.parametrize("path", WRONG_CURRENT_PASSWORD)
+def test_wrong_current_passwords_are_limited_per_user(client, verifications, path):
+    register(client, "alice")
+    data = WRONG_CURRENT_PASSWORD[path]
+    codes = [post_form(client, path, data, page="/settings", **from_address(n)).status_code
+             for n in range(1, 4)]
+    assert codes == [200, 200, 200]
+    verified = len(verifications)
+    refused = post_form(client, path, data, page="/settings", **from_address(4))
+    assert refused.status_code == 429
+    assert len(verifications) == verified  # refused before any argon2 work
+
+
+@pytest.mark.parametrize("app_overrides", [{"AUTH_ATTEMPTS_PER_MINUTE": 3}])
+@pytest.mark.parametrize("path", WRONG_CURRENT_PASSWORD)
+def test_wrong_current_passwords_are_limited_per_address(app, verifications, path):
+    guesses = []
+    for name in ("alice", "bob"):
+        browser = app.test_client()
+        register(browser, name, **from_address(9))
+        guesses.append(browser)
+    data = WRONG_CURRENT_PASSWORD[path]
+    codes = [post_form(guesses[n % 2], path, data, page="/settings", **from_address(1))
+             .status_code for n in range(4)]
+    assert codes == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize("app_overrides", [{"AUTH_ATTEMPTS_PER_MINUTE": 3}])
+def test_the_limit_holds_for_the_right_password_too(client):
+    register(client, "alice")
+    data = WRONG_CURRENT_PASSWORD["/settings/delete"]
+    for n in range(1, 4):
+        post_form(client, "/settings/delete", data, page="/settings", **from_address(n))
+    right = post_form(client, "/settings/delete", {"password": "correct horse"},
+                      page="/settings", **from_address(4))
+    assert right.status_code == 429
+    assert client.get("/api/me").status_code == 200

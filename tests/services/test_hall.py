@@ -86,3 +86,9 @@ def test_maintenance_empties_the_queue_and_refuses_new_games(env, users, hall_of
     with pytest.raises(ActionError) as refused:
         env.lobby.matchmaking.start(alice, None)
     assert refused.value.code == "conflict"
+
+
+def test_a_challenge_finds_a_name_typed_in_full_width_letters(env, users, hall_of):
+    alice, _bob = hall_of(*users("alice", "bob"))
+    _challenge_id, notices = env.lobby.challenges.send(alice, "ｂｏｂ", "freestyle")
+    assert events(notices)[0] == "challenge_received"

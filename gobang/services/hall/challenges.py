@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -109,8 +110,9 @@ class Challenges:
                                                   name=target.username))
 
     def _online_user(self, username: str) -> User:
-        user = db.session.query(User).filter(
-            User.username_key == username_key(username.strip())).one_or_none()
+        # NFKC, as names are stored: a full-width "ａｌｉｃｅ" finds alice.
+        key = username_key(unicodedata.normalize("NFKC", username.strip()))
+        user = db.session.query(User).filter(User.username_key == key).one_or_none()
         if user is None or not self.presence.is_here(user.id):
             raise ActionError("not_found", gettext("No player of that name is online."))
         return user
