@@ -50,8 +50,12 @@ function startRoom(root) {
   const title = new TitleFlash(() => game.isMyTurn() && !session.stopped);
   const sound = new StoneSound($("mute-toggle"));
   const away = new AwayNotice($("away-notice"), game);
-  const offers = new Offers({game, panel, send, showNotice, leave: (url) => session.leave(url)});
-  const pause = new PauseVotes({game, panel, clocks, send, showNotice, refresh});
+  const offers = new Offers({
+    game: game, panel: panel, send: send, showNotice: showNotice, leave: (url) => session.leave(url),
+  });
+  const pause = new PauseVotes({
+    game: game, panel: panel, clocks: clocks, send: send, showNotice: showNotice, refresh: refresh,
+  });
   const chat = roomChat({log: $("room-chat-log"), form: $("room-chat-form"), input: $("room-chat-input")},
     {send: send, showError: (message) => notices.showError(message)});
 
@@ -102,7 +106,7 @@ function startRoom(root) {
 
   function onGameOver(data) {
     game.finish(data.result);
-    panel.confirmingResign = false;
+    panel.setConfirmingResign(false);
     away.hide();
     controller.setWinLine(data.result.line);
     panel.showScoreChanges(data.result);

@@ -80,14 +80,12 @@ export class Offers {
   }
 
   askResign() {
-    this.panel.confirmingResign = true;
-    this.panel.renderControls();
+    this.panel.setConfirmingResign(true);
     $("resign-cancel").focus();
   }
 
   answerResign(confirmed) {
-    this.panel.confirmingResign = false;
-    this.panel.renderControls();
+    this.panel.setConfirmingResign(false);
     if (confirmed) this.send("resign", {});
   }
 

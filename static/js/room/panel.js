@@ -135,6 +135,12 @@ export class Panel {
     show(ui.pausePrompt, answering && !game.paused && game.pauseRequestBy === opponent);
   }
 
+  /** Resigning is asked twice: while asking, the resign prompt stands in for the play buttons. */
+  setConfirmingResign(on) {
+    this.confirmingResign = on;
+    this.renderControls();
+  }
+
   /** After an offer changes: its prompt and the buttons that make or answer offers. */
   renderOffers() {
     this.renderPrompts();
