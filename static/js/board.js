@@ -2,6 +2,7 @@
  * GobangBoard: draws a 15x15 gomoku board and reports which point the user picked.
  * It knows nothing of sockets or game rules; the page script decides what a pick means.
  *
+ *   import {GobangBoard, notation} from "./board.js";
  *   const board = new GobangBoard(el, {onPlay(row, col) {...}});
  *   board.setMoves([[7, 7], [7, 8]]);     // colours alternate, black first
  *   board.addMove(8, 8, "black");
@@ -11,265 +12,256 @@
  *
  * The grid and labels are one SVG with a viewBox (crisp at any size); the points are a CSS grid
  * of real <button>s laid over it, so clicks, focus and screen readers work without extra code.
- * Arrow keys move the focus over the points and Enter picks one. Words go through window.t
- * (static/js/i18n.js) when the page has it.
+ * Arrow keys move the focus over the points and Enter picks one. Words go through t
+ * (static/js/i18n.js).
  */
-(function (global) {
-  "use strict";
 
-  const SIZE = 15;
-  const LETTERS = "abcdefghijklmno";
-  // h8, d4, l4, d12, l12 as [row, col]; row 0 is rank 15.
-  const STAR_POINTS = [[7, 7], [11, 3], [11, 11], [3, 3], [3, 11]];
-  const SVG_NS = "http://www.w3.org/2000/svg";
-  // Points sit at 1..15 in a 16-unit viewBox, leaving half a unit of margin for the labels.
-  const VIEW = SIZE + 1;
+import {t} from "./i18n.js";
 
-  function t(key, params) {
-    if (global.t) return global.t(key, params);
-    return params ? key.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole)) : key;
+const SIZE = 15;
+const LETTERS = "abcdefghijklmno";
+// h8, d4, l4, d12, l12 as [row, col]; row 0 is rank 15.
+const STAR_POINTS = [[7, 7], [11, 3], [11, 11], [3, 3], [3, 11]];
+const SVG_NS = "http://www.w3.org/2000/svg";
+// Points sit at 1..15 in a 16-unit viewBox, leaving half a unit of margin for the labels.
+const VIEW = SIZE + 1;
+
+function stoneDescription(stone) {
+  return stone.color === "black" ? t("black stone, move {n}", {n: stone.n})
+    : t("white stone, move {n}", {n: stone.n});
+}
+
+/** A point's name, as on the board's edges: column letter and rank, "h8". */
+export function notation(row, col) {
+  return LETTERS[col] + String(SIZE - row);
+}
+
+function svgEl(name, attrs) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  return el;
+}
+
+function gridLines() {
+  const group = svgEl("g", {class: "board-lines"});
+  for (let i = 1; i <= SIZE; i++) {
+    group.appendChild(svgEl("line", {x1: 1, y1: i, x2: SIZE, y2: i}));
+    group.appendChild(svgEl("line", {x1: i, y1: 1, x2: i, y2: SIZE}));
+  }
+  group.appendChild(svgEl("rect", {class: "board-edge", x: 1, y: 1, width: SIZE - 1, height: SIZE - 1}));
+  return group;
+}
+
+function starPoints() {
+  const group = svgEl("g", {class: "board-stars"});
+  for (const [row, col] of STAR_POINTS) {
+    group.appendChild(svgEl("circle", {cx: col + 1, cy: row + 1, r: 0.12}));
+  }
+  return group;
+}
+
+function label(text, x, y) {
+  const el = svgEl("text", {x: x, y: y});
+  el.textContent = text;
+  return el;
+}
+
+function coordinateLabels() {
+  const group = svgEl("g", {class: "board-labels", "aria-hidden": "true"});
+  for (let i = 0; i < SIZE; i++) {
+    group.appendChild(label(LETTERS[i], i + 1, 0.45));
+    group.appendChild(label(LETTERS[i], i + 1, VIEW - 0.45));
+    group.appendChild(label(String(SIZE - i), 0.45, i + 1));
+    group.appendChild(label(String(SIZE - i), VIEW - 0.45, i + 1));
+  }
+  return group;
+}
+
+function drawGrid() {
+  const svg = svgEl("svg", {
+    class: "board-grid", viewBox: `0 0 ${VIEW} ${VIEW}`, "aria-hidden": "true", focusable: "false",
+  });
+  svg.appendChild(svgEl("rect", {class: "board-wood", x: 0, y: 0, width: VIEW, height: VIEW}));
+  svg.appendChild(gridLines());
+  svg.appendChild(starPoints());
+  svg.appendChild(coordinateLabels());
+  return svg;
+}
+
+export class GobangBoard {
+  constructor(container, options = {}) {
+    this.container = container;
+    this.onPlay = options.onPlay || function () {};
+    this.showNumbers = Boolean(options.showNumbers);
+    this.confirm = Boolean(options.confirm);
+    this.interactive = false;
+    this.pendingIndex = -1;  // the point a first pick previews, when confirming moves
+    this.stones = new Array(SIZE * SIZE).fill(null);  // null or {color, n}
+    this.moveCount = 0;
+    this.lastIndex = -1;
+    this.winIndexes = new Set();
+    this.focusIndex = 7 * SIZE + 7;
+    this.build();
   }
 
-  function stoneDescription(stone) {
-    return stone.color === "black" ? t("black stone, move {n}", {n: stone.n})
-      : t("white stone, move {n}", {n: stone.n});
+  build() {
+    const c = this.container;
+    c.textContent = "";
+    c.classList.add("board");
+    c.setAttribute("data-testid", "board");
+    c.setAttribute("role", "group");
+    c.setAttribute("aria-label", t("Board"));
+    c.appendChild(drawGrid());
+    this.pointsEl = document.createElement("div");
+    this.pointsEl.className = "board-points";
+    this.points = [];
+    for (let row = 0; row < SIZE; row++) {
+      for (let col = 0; col < SIZE; col++) this.pointsEl.appendChild(this.makePoint(row, col));
+    }
+    c.appendChild(this.pointsEl);
+    this.pointsEl.addEventListener("click", (e) => this.handleClick(e));
+    this.pointsEl.addEventListener("keydown", (e) => this.handleKey(e));
+    this.pointsEl.addEventListener("focusin", (e) => this.rememberFocus(e));
+    this.refreshAll();
   }
 
-  function notation(row, col) {
-    return LETTERS[col] + String(SIZE - row);
+  makePoint(row, col) {
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = "point";
+    btn.dataset.row = String(row);
+    btn.dataset.col = String(col);
+    btn.setAttribute("aria-label", notation(row, col));
+    // Roving tabindex: the board is one tab stop; arrow keys move between points.
+    btn.tabIndex = row * SIZE + col === this.focusIndex ? 0 : -1;
+    this.points.push(btn);
+    return btn;
   }
 
-  function svgEl(name, attrs) {
-    const el = document.createElementNS(SVG_NS, name);
-    for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-    return el;
+  /* --- public API --- */
+
+  setMoves(moves) {
+    this.pendingIndex = -1;
+    this.stones.fill(null);
+    this.moveCount = 0;
+    this.lastIndex = -1;
+    this.winIndexes.clear();
+    (moves || []).forEach(([row, col], i) => this.placeStone(row, col, i % 2 === 0 ? "black" : "white"));
+    this.refreshAll();
   }
 
-  function gridLines() {
-    const group = svgEl("g", {class: "board-lines"});
-    for (let i = 1; i <= SIZE; i++) {
-      group.appendChild(svgEl("line", {x1: 1, y1: i, x2: SIZE, y2: i}));
-      group.appendChild(svgEl("line", {x1: i, y1: 1, x2: i, y2: SIZE}));
-    }
-    group.appendChild(svgEl("rect", {class: "board-edge", x: 1, y: 1, width: SIZE - 1, height: SIZE - 1}));
-    return group;
+  addMove(row, col, color) {
+    const previous = this.lastIndex;
+    this.placeStone(row, col, color);
+    if (previous >= 0) this.refreshPoint(previous);
+    this.refreshPoint(this.lastIndex);
   }
 
-  function starPoints() {
-    const group = svgEl("g", {class: "board-stars"});
-    for (const [row, col] of STAR_POINTS) {
-      group.appendChild(svgEl("circle", {cx: col + 1, cy: row + 1, r: 0.12}));
-    }
-    return group;
+  setWinLine(line) {
+    this.winIndexes = new Set((line || []).map(([row, col]) => row * SIZE + col));
+    this.refreshAll();
   }
 
-  function label(text, x, y) {
-    const el = svgEl("text", {x: x, y: y});
-    el.textContent = text;
-    return el;
+  setInteractive(on, color) {
+    this.interactive = Boolean(on);
+    if (!this.interactive) this.pendingIndex = -1;
+    this.container.classList.toggle("interactive", this.interactive);
+    if (this.interactive && color) this.container.dataset.preview = color;
+    else delete this.container.dataset.preview;
+    this.refreshAll();
   }
 
-  function coordinateLabels() {
-    const group = svgEl("g", {class: "board-labels", "aria-hidden": "true"});
-    for (let i = 0; i < SIZE; i++) {
-      group.appendChild(label(LETTERS[i], i + 1, 0.45));
-      group.appendChild(label(LETTERS[i], i + 1, VIEW - 0.45));
-      group.appendChild(label(String(SIZE - i), 0.45, i + 1));
-      group.appendChild(label(String(SIZE - i), VIEW - 0.45, i + 1));
-    }
-    return group;
+  /** Confirm moves: a first pick shows a ghost stone; picking that point again plays it. */
+  setConfirm(on) {
+    this.confirm = Boolean(on);
+    if (!this.confirm) this.setPending(-1);
   }
 
-  function drawGrid() {
-    const svg = svgEl("svg", {
-      class: "board-grid", viewBox: `0 0 ${VIEW} ${VIEW}`, "aria-hidden": "true", focusable: "false",
-    });
-    svg.appendChild(svgEl("rect", {class: "board-wood", x: 0, y: 0, width: VIEW, height: VIEW}));
-    svg.appendChild(gridLines());
-    svg.appendChild(starPoints());
-    svg.appendChild(coordinateLabels());
-    return svg;
+  setShowNumbers(on) {
+    this.showNumbers = Boolean(on);
+    this.container.classList.toggle("numbers", this.showNumbers);
+    this.refreshAll();
   }
 
-  class GobangBoard {
-    constructor(container, options = {}) {
-      this.container = container;
-      this.onPlay = options.onPlay || function () {};
-      this.showNumbers = Boolean(options.showNumbers);
-      this.confirm = Boolean(options.confirm);
-      this.interactive = false;
-      this.pendingIndex = -1;  // the point a first pick previews, when confirming moves
-      this.stones = new Array(SIZE * SIZE).fill(null);  // null or {color, n}
-      this.moveCount = 0;
-      this.lastIndex = -1;
-      this.winIndexes = new Set();
-      this.focusIndex = 7 * SIZE + 7;
-      this.build();
-    }
-
-    build() {
-      const c = this.container;
-      c.textContent = "";
-      c.classList.add("board");
-      c.setAttribute("data-testid", "board");
-      c.setAttribute("role", "group");
-      c.setAttribute("aria-label", t("Board"));
-      c.appendChild(drawGrid());
-      this.pointsEl = document.createElement("div");
-      this.pointsEl.className = "board-points";
-      this.points = [];
-      for (let row = 0; row < SIZE; row++) {
-        for (let col = 0; col < SIZE; col++) this.pointsEl.appendChild(this.makePoint(row, col));
-      }
-      c.appendChild(this.pointsEl);
-      this.pointsEl.addEventListener("click", (e) => this.handleClick(e));
-      this.pointsEl.addEventListener("keydown", (e) => this.handleKey(e));
-      this.pointsEl.addEventListener("focusin", (e) => this.rememberFocus(e));
-      this.refreshAll();
-    }
-
-    makePoint(row, col) {
-      const btn = document.createElement("button");
-      btn.type = "button";
-      btn.className = "point";
-      btn.dataset.row = String(row);
-      btn.dataset.col = String(col);
-      btn.setAttribute("aria-label", notation(row, col));
-      // Roving tabindex: the board is one tab stop; arrow keys move between points.
-      btn.tabIndex = row * SIZE + col === this.focusIndex ? 0 : -1;
-      this.points.push(btn);
-      return btn;
-    }
-
-    /* --- public API --- */
-
-    setMoves(moves) {
-      this.pendingIndex = -1;
-      this.stones.fill(null);
-      this.moveCount = 0;
-      this.lastIndex = -1;
-      this.winIndexes.clear();
-      (moves || []).forEach(([row, col], i) => this.placeStone(row, col, i % 2 === 0 ? "black" : "white"));
-      this.refreshAll();
-    }
-
-    addMove(row, col, color) {
-      const previous = this.lastIndex;
-      this.placeStone(row, col, color);
-      if (previous >= 0) this.refreshPoint(previous);
-      this.refreshPoint(this.lastIndex);
-    }
-
-    setWinLine(line) {
-      this.winIndexes = new Set((line || []).map(([row, col]) => row * SIZE + col));
-      this.refreshAll();
-    }
-
-    setInteractive(on, color) {
-      this.interactive = Boolean(on);
-      if (!this.interactive) this.pendingIndex = -1;
-      this.container.classList.toggle("interactive", this.interactive);
-      if (this.interactive && color) this.container.dataset.preview = color;
-      else delete this.container.dataset.preview;
-      this.refreshAll();
-    }
-
-    /** Confirm moves: a first pick shows a ghost stone; picking that point again plays it. */
-    setConfirm(on) {
-      this.confirm = Boolean(on);
-      if (!this.confirm) this.setPending(-1);
-    }
-
-    setShowNumbers(on) {
-      this.showNumbers = Boolean(on);
-      this.container.classList.toggle("numbers", this.showNumbers);
-      this.refreshAll();
-    }
-
-    /** Draws a whole position at once: {moves, line, interactive, color}. */
-    render(state) {
-      this.setMoves(state.moves);
-      this.setWinLine(state.line);
-      this.setInteractive(state.interactive, state.color);
-    }
-
-    /* --- internals --- */
-
-    placeStone(row, col, color) {
-      const index = row * SIZE + col;
-      if (index === this.pendingIndex) this.pendingIndex = -1;
-      this.moveCount += 1;
-      this.stones[index] = {color: color, n: this.moveCount};
-      this.lastIndex = index;
-    }
-
-    refreshAll() {
-      for (let i = 0; i < this.points.length; i++) this.refreshPoint(i);
-    }
-
-    refreshPoint(index) {
-      const btn = this.points[index];
-      const stone = this.stones[index];
-      const pending = index === this.pendingIndex && !stone;
-      if (stone) {
-        btn.dataset.stone = stone.color;
-        btn.setAttribute("aria-description", stoneDescription(stone));
-      } else if (pending) {
-        delete btn.dataset.stone;
-        btn.setAttribute("aria-description", t("selected: press again to place your stone"));
-      } else {
-        delete btn.dataset.stone;
-        btn.removeAttribute("aria-description");
-      }
-      btn.classList.toggle("pending", pending);
-      btn.classList.toggle("last", index === this.lastIndex);
-      btn.classList.toggle("win", this.winIndexes.has(index));
-      btn.setAttribute("aria-disabled", String(!this.interactive || Boolean(stone)));
-      btn.textContent = stone && this.showNumbers ? String(stone.n) : "";
-    }
-
-    handleClick(event) {
-      const btn = event.target.closest(".point");
-      if (!btn || !this.interactive) return;
-      const row = Number(btn.dataset.row);
-      const col = Number(btn.dataset.col);
-      const index = row * SIZE + col;
-      if (this.stones[index]) return;
-      if (this.confirm && this.pendingIndex !== index) {
-        this.setPending(index);
-        return;
-      }
-      this.setPending(-1);
-      this.onPlay(row, col);
-    }
-
-    setPending(index) {
-      const previous = this.pendingIndex;
-      this.pendingIndex = index;
-      if (previous >= 0) this.refreshPoint(previous);
-      if (index >= 0) this.refreshPoint(index);
-    }
-
-    handleKey(event) {
-      const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
-      const step = moves[event.key];
-      if (!step) return;  // Enter and Space already click a focused <button>.
-      event.preventDefault();
-      const row = Math.min(SIZE - 1, Math.max(0, Math.floor(this.focusIndex / SIZE) + step[0]));
-      const col = Math.min(SIZE - 1, Math.max(0, (this.focusIndex % SIZE) + step[1]));
-      this.points[row * SIZE + col].focus();
-    }
-
-    rememberFocus(event) {
-      const btn = event.target.closest(".point");
-      if (!btn) return;
-      this.points[this.focusIndex].tabIndex = -1;
-      this.focusIndex = Number(btn.dataset.row) * SIZE + Number(btn.dataset.col);
-      btn.tabIndex = 0;
-    }
+  /** Draws a whole position at once: {moves, line, interactive, color}. */
+  render(state) {
+    this.setMoves(state.moves);
+    this.setWinLine(state.line);
+    this.setInteractive(state.interactive, state.color);
   }
 
-  GobangBoard.SIZE = SIZE;
-  GobangBoard.notation = notation;
-  global.GobangBoard = GobangBoard;
-})(window);
+  /* --- internals --- */
+
+  placeStone(row, col, color) {
+    const index = row * SIZE + col;
+    if (index === this.pendingIndex) this.pendingIndex = -1;
+    this.moveCount += 1;
+    this.stones[index] = {color: color, n: this.moveCount};
+    this.lastIndex = index;
+  }
+
+  refreshAll() {
+    for (let i = 0; i < this.points.length; i++) this.refreshPoint(i);
+  }
+
+  refreshPoint(index) {
+    const btn = this.points[index];
+    const stone = this.stones[index];
+    const pending = index === this.pendingIndex && !stone;
+    if (stone) {
+      btn.dataset.stone = stone.color;
+      btn.setAttribute("aria-description", stoneDescription(stone));
+    } else if (pending) {
+      delete btn.dataset.stone;
+      btn.setAttribute("aria-description", t("selected: press again to place your stone"));
+    } else {
+      delete btn.dataset.stone;
+      btn.removeAttribute("aria-description");
+    }
+    btn.classList.toggle("pending", pending);
+    btn.classList.toggle("last", index === this.lastIndex);
+    btn.classList.toggle("win", this.winIndexes.has(index));
+    btn.setAttribute("aria-disabled", String(!this.interactive || Boolean(stone)));
+    btn.textContent = stone && this.showNumbers ? String(stone.n) : "";
+  }
+
+  handleClick(event) {
+    const btn = event.target.closest(".point");
+    if (!btn || !this.interactive) return;
+    const row = Number(btn.dataset.row);
+    const col = Number(btn.dataset.col);
+    const index = row * SIZE + col;
+    if (this.stones[index]) return;
+    if (this.confirm && this.pendingIndex !== index) {
+      this.setPending(index);
+      return;
+    }
+    this.setPending(-1);
+    this.onPlay(row, col);
+  }
+
+  setPending(index) {
+    const previous = this.pendingIndex;
+    this.pendingIndex = index;
+    if (previous >= 0) this.refreshPoint(previous);
+    if (index >= 0) this.refreshPoint(index);
+  }
+
+  handleKey(event) {
+    const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+    const step = moves[event.key];
+    if (!step) return;  // Enter and Space already click a focused <button>.
+    event.preventDefault();
+    const row = Math.min(SIZE - 1, Math.max(0, Math.floor(this.focusIndex / SIZE) + step[0]));
+    const col = Math.min(SIZE - 1, Math.max(0, (this.focusIndex % SIZE) + step[1]));
+    this.points[row * SIZE + col].focus();
+  }
+
+  rememberFocus(event) {
+    const btn = event.target.closest(".point");
+    if (!btn) return;
+    this.points[this.focusIndex].tabIndex = -1;
+    this.focusIndex = Number(btn.dataset.row) * SIZE + Number(btn.dataset.col);
+    btn.tabIndex = 0;
+  }
+}

@@ -1,31 +1,62 @@
-/* What the hall's and the room's chat share: reading the draft and keeping the log tidy.
-   Message text is always inserted as text, never as HTML. */
-(function () {
-  "use strict";
+/* The hall's and the room's chat: the form sends a trimmed draft, and each message becomes a line
+   in a log kept short. Message text is always inserted as text, never as HTML. */
 
-  const t = window.t;
-  const MAX_CHARS = 300;
-  const KEPT = 200;
+import {t} from "./i18n.js";
+import {el} from "./page.js";
+
+const MAX_CHARS = 300;
+const KEPT = 200;
+
+/**
+ * elements: {log, form, input}.
+ * send(text, sent) posts a message and calls sent() once the server took it; decorate(li, data),
+ * when given, adds what a page shows before the sender's name.
+ */
+export class ChatPanel {
+  constructor(elements, {send, showError, decorate = null}) {
+    this.log = elements.log;
+    this.input = elements.input;
+    this.send = send;
+    this.showError = showError;
+    this.decorate = decorate;
+    elements.form.addEventListener("submit", (event) => this.submit(event));
+  }
+
+  submit(event) {
+    event.preventDefault();
+    const text = this.draft();
+    if (text === null) return;
+    this.send(text, () => { this.input.value = ""; });
+  }
 
   /** The trimmed draft, or null (after telling the user why) when it cannot be sent. */
-  function draft(input, showError) {
-    const text = input.value.trim();
+  draft() {
+    const text = this.input.value.trim();
     if (!text) return null;
     if (text.length > MAX_CHARS) {
-      showError(t("Messages are at most 300 characters."));
+      this.showError(t("Messages are at most 300 characters."));
       return null;
     }
     return text;
   }
 
-  /** Appends a message line, keeps the log short, and follows it down if the reader was at
-      the bottom (someone scrolled up to read stays where they are). */
-  function append(log, li) {
+  /** Shows a `chat` event's message: {from: {username}, text, ts}. */
+  receive(data) {
+    const li = el("li");
+    if (data.ts) li.title = new Date(data.ts).toLocaleTimeString();
+    if (this.decorate) this.decorate(li, data);
+    li.appendChild(el("strong", "", data.from.username));
+    li.appendChild(document.createTextNode(`: ${data.text}`));
+    this.append(li);
+  }
+
+  /** Appends a line, keeps the log short, and follows it down if the reader was at the bottom
+      (someone scrolled up to read stays where they are). */
+  append(li) {
+    const log = this.log;
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.appendChild(li);
     while (log.children.length > KEPT) log.firstChild.remove();
     if (atBottom) log.scrollTop = log.scrollHeight;
   }
-
-  window.GobangChat = {draft: draft, append: append};
-})();
+}

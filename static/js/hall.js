@@ -1,17 +1,18 @@
 /*
  * Hall page: wires the /hall namespace to the DOM (presence, matching, challenges, live games, chat).
  * Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
- * All user-provided text goes in through textContent; words go through window.t (i18n.js).
+ * All user-provided text goes in through textContent; words go through t (i18n.js).
  */
-(function () {
-  "use strict";
 
-  const root = document.getElementById("hall");
-  if (!root || typeof io === "undefined" || !window.t) return;
-  const t = window.t;
+import {ChatPanel} from "./chat.js";
+import {t} from "./i18n.js";
+import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
 
+const root = $("hall");
+if (root && haveSocketIo()) startHall(root);
+
+function startHall(root) {
   const MY_ID = Number(root.dataset.userId);
-  const ACK_TIMEOUT_MS = 10000;
   const RULESET_HELP = {
     freestyle: t("five or more in a row wins"),
     standard: t("exactly five wins; six or more does not"),
@@ -21,10 +22,7 @@
   const STATUSES = {idle: t("idle"), queued: t("queued"), playing: t("playing")};
   const STATUS_ORDER = {idle: 0, queued: 1, playing: 2};
 
-  const $ = (id) => document.getElementById(id);
   const ui = {
-    error: $("hall-error"),
-    connection: $("connection-notice"),
     maintenance: $("maintenance-notice"),
     currentGame: $("current-game"),
     backToGame: $("back-to-game"),
@@ -37,9 +35,6 @@
     onlineCount: $("online-count"),
     gamesList: $("games-list"),
     gamesEmpty: $("games-empty"),
-    chatLog: $("hall-chat-log"),
-    chatForm: $("hall-chat-form"),
-    chatInput: $("hall-chat-input"),
   };
 
   const state = {
@@ -49,56 +44,30 @@
     matching: false,
     matchStartedAt: 0,
     matchTimer: null,
-    stopped: false,           // replaced by another tab, or leaving for a game
   };
 
-  const socket = io("/hall", {transports: ["websocket"]});
-
-  /* ---------- small DOM helpers ---------- */
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function button(text, testid, onClick, className) {
-    const b = el("button", className || "small", text);
-    b.type = "button";
-    if (testid) b.dataset.testid = testid;
-    b.addEventListener("click", onClick);
-    return b;
-  }
-
-  function show(node, visible) {
-    node.classList.toggle("hidden", !visible);
-  }
-
-  function showError(message) {
-    ui.error.textContent = message || t("Something went wrong.");
-    show(ui.error, true);
-  }
-
-  function clearError() {
-    ui.error.textContent = "";
-    show(ui.error, false);
-  }
-
-  function showConnection(message) {
-    ui.connection.textContent = message || "";
-    show(ui.connection, Boolean(message));
-  }
+  const socket = connect("/hall");
+  const notices = new Notices({error: $("hall-error"), connection: $("connection-notice")});
+  const session = new PageSession(socket, notices, {
+    root: root,
+    controls: "button, input, select",
+    replacedText: t("This hall is open in another tab."),
+    refusedText: (reason) => t("Could not join the hall ({reason}). Reload the page to try again.", {reason: reason}),
+    onStop: () => {
+      setMatching(false);
+      root.classList.add("stopped");
+    },
+  });
+  const request = session.request;
+  const chat = new ChatPanel({log: $("hall-chat-log"), form: $("hall-chat-form"), input: $("hall-chat-input")}, {
+    showError: (message) => notices.showError(message),
+    send: (text, sent) => request("chat", {text: text}, sent),
+  });
 
   function formatElapsed(ms) {
     const seconds = Math.floor(ms / 1000);
     return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   }
-
-  /** Emits with an acknowledgement; failures show their message (see ack.js). */
-  const request = window.GobangAck.requester(socket, {
-    timeoutMs: ACK_TIMEOUT_MS, stopped: () => state.stopped, clearError: clearError, showError: showError,
-  });
 
   /* ---------- my stats and current game ---------- */
 
@@ -171,7 +140,7 @@
     li.appendChild(who);
     const side = el("span", "actions");
     side.appendChild(el("span", `badge ${user.status}`, STATUSES[user.status] || user.status));
-    if (user.id !== MY_ID && user.status === "idle" && !state.stopped) {
+    if (user.id !== MY_ID && user.status === "idle" && !session.stopped) {
       side.appendChild(button(t("Challenge"), "challenge-button", () => challenge(user.username)));
     }
     li.appendChild(side);
@@ -286,23 +255,6 @@
     show(ui.gamesEmpty, !games || games.length === 0);
   }
 
-  /* ---------- chat ---------- */
-
-  function onChat(data) {
-    const li = el("li");
-    if (data.ts) li.title = new Date(data.ts).toLocaleTimeString();
-    li.appendChild(el("strong", "", data.from.username));
-    li.appendChild(document.createTextNode(`: ${data.text}`));
-    window.GobangChat.append(ui.chatLog, li);
-  }
-
-  function onChatSubmit(event) {
-    event.preventDefault();
-    const text = window.GobangChat.draft(ui.chatInput, showError);
-    if (text === null) return;
-    request("chat", {text: text}, () => { ui.chatInput.value = ""; });
-  }
-
   /* ---------- server events ---------- */
 
   function onHello(data) {
@@ -324,42 +276,11 @@
     root.classList.toggle("maintenance", on);
   }
 
-  function onSessionEnded() {
-    stop(t("Your session was ended by the server's host."));
-  }
-
   function onMatchFound(data) {
-    state.stopped = true;
     setMatching(false);
-    window.location.assign(`/game/${data.game_id}`);
+    session.leave(`/game/${data.game_id}`);
   }
 
-  function onSessionReplaced() {
-    stop(t("This hall is open in another tab."));
-    const retake = button(t("Use this tab"), "use-this-tab", () => window.location.reload());
-    ui.connection.appendChild(document.createTextNode(" "));
-    ui.connection.appendChild(retake);
-  }
-
-  /** Stops this page for good: no reconnects, no controls that would do nothing. */
-  function stop(message) {
-    state.stopped = true;
-    socket.disconnect();
-    setMatching(false);
-    showConnection(message);
-    root.classList.add("stopped");
-    for (const control of root.querySelectorAll("button, input, select")) control.disabled = true;
-  }
-
-  socket.on("connect", () => showConnection(""));
-  socket.on("disconnect", () => {
-    if (!state.stopped) showConnection(t("Connection lost; reconnecting…"));
-  });
-  socket.on("connect_error", (err) => {
-    // socket.active is false when the server refused us (e.g. logged out): no retry will come.
-    if (socket.active) showConnection(t("Can't reach the server; retrying…"));
-    else stop(t("Could not join the hall ({reason}). Reload the page to try again.", {reason: err.message}));
-  });
   socket.on("hello", onHello);
   socket.on("presence", (data) => upsertUser(data.user));
   socket.on("presence_gone", (data) => {
@@ -371,13 +292,10 @@
   socket.on("challenge_received", onChallengeReceived);
   socket.on("challenge_declined", onChallengeDeclined);
   socket.on("challenge_cancelled", onChallengeCancelled);
-  socket.on("chat", onChat);
-  socket.on("session_replaced", onSessionReplaced);
+  socket.on("chat", (data) => chat.receive(data));
   socket.on("maintenance", (data) => setMaintenance(Boolean(data.on)));
-  socket.on("session_ended", onSessionEnded);
 
   ui.matchButton.addEventListener("click", onMatchClick);
   ui.ruleset.addEventListener("change", onRulesetChange);
-  ui.chatForm.addEventListener("submit", onChatSubmit);
   onRulesetChange();
-})();
+}

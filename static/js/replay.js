@@ -3,13 +3,14 @@
  * The moves and winning line come from the page's data attributes; buttons and the keys
  * ArrowLeft, ArrowRight, Home and End move through them. Opens on the final position.
  */
-(function () {
-  "use strict";
 
-  const root = document.getElementById("replay");
-  if (!root || !window.GobangBoard || !window.t) return;
-  const t = window.t;
+import {GobangBoard} from "./board.js";
+import {t} from "./i18n.js";
 
+const root = document.getElementById("replay");
+if (root) startReplay(root);
+
+function startReplay(root) {
   const moves = JSON.parse(root.dataset.moves || "[]");
   const line = JSON.parse(root.dataset.line || "[]");
   const board = new GobangBoard(document.getElementById("board"));
@@ -57,4 +58,4 @@
 
   board.setShowNumbers(numbers.checked);
   show(moves.length);
-})();
+}

@@ -28,7 +28,7 @@ PO = TRANSLATIONS / "zh_Hans" / "LC_MESSAGES" / "messages.po"
 MO = PO.with_suffix(".mo")
 # As the Makefile's `translations` target extracts them.
 KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "_l": None}
-# t("...") calls in the page scripts (i18n.js defines t; "function t(" is board.js's fallback).
+# t("...") calls in the page scripts (i18n.js defines t, so "function t(" is not a call).
 JS_CALL = re.compile(r'(?<![\w$.])(?<!function )t\(\s*("(?:[^"\\]|\\.)*")?')
 PERCENT = re.compile(r"%\((\w+)\)[sdr]")
 BRACES = re.compile(r"\{(\w+)\}")
@@ -61,11 +61,13 @@ def extracted() -> set[str]:
 
 def js_keys() -> list[str]:
     keys = []
-    for path in sorted((ROOT / "static" / "js").glob("*.js")):
+    scripts = ROOT / "static" / "js"
+    for path in sorted(scripts.rglob("*.js")):
         if path.name == "i18n.js":
             continue
         for call in JS_CALL.finditer(path.read_text()):
-            assert call.group(1), f"t() needs a string literal key in {path.name}: {call.group(0)}"
+            name = path.relative_to(scripts)
+            assert call.group(1), f"t() needs a string literal key in {name}: {call.group(0)}"
             keys.append(json.loads(call.group(1)))
     return keys
 

@@ -1,0 +1,49 @@
+/* The players' clocks: the server's last reading, counted down here between readings. */
+
+import {show} from "../page.js";
+import {COLORS} from "./state.js";
+
+const TICK_MS = 250;
+const LOW_MS = 10000;
+
+export function formatClock(ms) {
+  const seconds = Math.ceil(ms / 1000);
+  return `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+export class Clocks {
+  /** nodes: {black, white} clock elements; now() a monotonic milliseconds clock. */
+  constructor(nodes, game, now = () => performance.now()) {
+    this.nodes = nodes;
+    this.game = game;
+    this.now = now;
+    this.reading = null;  // {black_ms, white_ms} as the server last sent it, or null: untimed
+    this.readAt = 0;
+  }
+
+  set(reading) {
+    this.reading = reading || null;
+    this.readAt = this.now();
+  }
+
+  remainingMs(color) {
+    const base = this.reading[`${color}_ms`];
+    return Math.max(0, base - (this.game.clockRunning(color) ? this.now() - this.readAt : 0));
+  }
+
+  render() {
+    for (const color of COLORS) {
+      const clock = this.nodes[color];
+      show(clock, this.reading !== null);
+      if (this.reading === null) continue;
+      const ms = this.remainingMs(color);
+      clock.textContent = formatClock(ms);
+      clock.classList.toggle("low", ms < LOW_MS);
+    }
+  }
+
+  /** Redraws the running clock a few times a second. */
+  tick() {
+    setInterval(() => { if (this.reading && this.game.status === "playing") this.render(); }, TICK_MS);
+  }
+}

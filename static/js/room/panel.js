@@ -1,0 +1,179 @@
+/* The room's side panel drawn from the game: the player cards, the status line, the controls
+   and the prompts that answer an opponent's offer. It reads the game and never changes it. */
+
+import {t} from "../i18n.js";
+import {$, show} from "../page.js";
+import {COLORS, other} from "./state.js";
+
+const REASONS = {
+  five: t("five in a row"), resign: t("resignation"), disconnect: t("player left"),
+  timeout: t("out of time"), draw_agreed: t("draw agreed"), board_full: t("board full"),
+  aborted: t("aborted"),
+};
+const RULESETS = {freestyle: t("freestyle"), standard: t("standard"), renju: t("renju")};
+
+function panelElements() {
+  return {
+    status: $("status"),
+    reason: $("result-reason"),
+    rulesetName: $("ruleset-name"),
+    drawPrompt: $("draw-prompt"),
+    undoPrompt: $("undo-prompt"),
+    pausePrompt: $("pause-prompt"),
+    controls: $("controls"),
+    playControls: $("play-controls"),
+    resignBox: $("resign-confirm-box"),
+    drawButton: $("draw-button"),
+    undoButton: $("undo-button"),
+    pauseButton: $("pause-button"),
+    endControls: $("end-controls"),
+    rematchButton: $("rematch-button"),
+    rematchStatus: $("rematch-status"),
+    cards: {black: $("player-black"), white: $("player-white")},
+  };
+}
+
+export class Panel {
+  constructor(game, ui = panelElements()) {
+    this.game = game;
+    this.ui = ui;
+    this.confirmingResign = false;
+  }
+
+  render() {
+    this.ui.rulesetName.textContent = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    for (const color of COLORS) this.renderCard(color);
+    this.renderStatus();
+    this.renderControls();
+    this.renderPrompts();
+  }
+
+  renderCard(color) {
+    const game = this.game;
+    const card = this.ui.cards[color];
+    const player = game.players[color];
+    card.querySelector(".name").textContent = player ? player.username : "…";
+    const score = card.querySelector(".score");
+    if (player && !score.dataset.final) score.textContent = String(player.score);
+    show(card.querySelector(".you-tag"), game.you === color);
+    const turn = game.status === "playing" && game.toMove === color;
+    card.classList.toggle("turn", turn);
+    if (turn) card.setAttribute("aria-current", "true");
+    else card.removeAttribute("aria-current");
+  }
+
+  statusText() {
+    const game = this.game;
+    if (game.status === "waiting") return t("Waiting for opponent…");
+    if (game.status === "playing" && game.paused) return t("Paused");
+    if (game.status === "playing") {
+      if (!game.isPlayer()) return game.toMove === "white" ? t("White to move") : t("Black to move");
+      return game.toMove === game.you ? t("Your turn") : t("Opponent's turn");
+    }
+    const winner = game.result ? game.result.winner : null;
+    if (!winner) return t("Draw");
+    if (!game.isPlayer()) return winner === "white" ? t("White won") : t("Black won");
+    return winner === game.you ? t("You won!") : t("You lost");
+  }
+
+  renderStatus() {
+    const {game, ui} = this;
+    if (!game.loaded) return;
+    ui.status.textContent = this.statusText();
+    ui.status.dataset.state = game.status;
+    const finished = game.status === "finished" && game.result;
+    ui.reason.textContent = finished ? REASONS[game.result.reason] || game.result.reason : "";
+    show(ui.reason, Boolean(finished));
+  }
+
+  /** The status line when the game could not be loaded at all. */
+  showJoinFailure(notFound) {
+    this.ui.status.textContent = notFound ? t("Game not found") : t("Could not join the game");
+  }
+
+  renderControls() {
+    const {game, ui} = this;
+    const live = game.status === "waiting" || game.status === "playing";
+    const playing = game.status === "playing";
+    show(ui.controls, game.loaded && game.isPlayer());
+    show(ui.playControls, live && !this.confirmingResign);
+    show(ui.resignBox, live && this.confirmingResign);
+    show(ui.endControls, game.status === "finished");
+    ui.drawButton.disabled = !playing || game.drawOfferBy !== null;
+    ui.drawButton.textContent = game.drawOfferBy === game.you ? t("Draw offered") : t("Offer draw");
+    ui.undoButton.disabled = !playing || game.undoRequestBy !== null || !game.haveMoved();
+    ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
+    this.renderPauseButton(playing);
+    this.renderRematch();
+  }
+
+  renderPauseButton(playing) {
+    const {game, ui} = this;
+    const myVote = game.resumeVotes.includes(game.you);
+    ui.pauseButton.disabled = !playing || (!game.paused && game.pauseRequestBy !== null)
+      || (game.paused && myVote);
+    if (game.paused) ui.pauseButton.textContent = myVote ? t("Waiting to resume") : t("Resume");
+    else ui.pauseButton.textContent = game.pauseRequestBy === game.you ? t("Pause requested") : t("Pause");
+  }
+
+  renderRematch() {
+    const {game, ui} = this;
+    const mine = game.rematchBy === game.you;
+    const theirs = game.rematchBy !== null && !mine;
+    ui.rematchButton.disabled = mine;
+    ui.rematchButton.textContent = theirs ? t("Accept rematch") : t("Rematch");
+    ui.rematchStatus.textContent = mine ? t("Rematch offered; waiting for your opponent.")
+      : theirs ? t("Your opponent offers a rematch.") : "";
+  }
+
+  renderPrompts() {
+    const {game, ui} = this;
+    const answering = game.isPlayer() && game.status === "playing";
+    const opponent = other(game.you);
+    show(ui.drawPrompt, answering && game.drawOfferBy === opponent);
+    show(ui.undoPrompt, answering && game.undoRequestBy === opponent);
+    show(ui.pausePrompt, answering && !game.paused && game.pauseRequestBy === opponent);
+  }
+
+  /** Resigning is asked twice: while asking, the resign prompt stands in for the play buttons. */
+  setConfirmingResign(on) {
+    this.confirmingResign = on;
+    this.renderControls();
+  }
+
+  /** After an offer changes: its prompt and the buttons that make or answer offers. */
+  renderOffers() {
+    this.renderPrompts();
+    this.renderControls();
+  }
+
+  clearScoreChanges() {
+    for (const color of COLORS) {
+      const card = this.ui.cards[color];
+      const score = card.querySelector(".score");
+      show(card.querySelector(".score-change"), false);
+      show(score, true);
+      delete score.dataset.final;
+    }
+  }
+
+  showScoreChanges(result) {
+    if (!result.scores) return;
+    for (const color of COLORS) {
+      const change = result.scores[color];
+      if (!change) continue;
+      const diff = change.after - change.before;
+      const card = this.ui.cards[color];
+      const node = card.querySelector(".score-change");
+      node.textContent = `${change.before} → ${change.after} (${diff >= 0 ? "+" : ""}${diff})`;
+      node.classList.toggle("up", diff > 0);
+      node.classList.toggle("down", diff < 0);
+      show(node, true);
+      // The change line already reads "before → after", so the plain score steps aside.
+      const score = card.querySelector(".score");
+      score.textContent = String(change.after);
+      score.dataset.final = "1";
+      show(score, false);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+/* What the room page knows of its game: what the server last said, plus the open offers that
+   come with the state. Plain data and questions about it; no DOM, no socket. */
+
+export const COLORS = ["black", "white"];
+
+export function other(color) {
+  return color === "black" ? "white" : "black";
+}
+
+export class RoomGame {
+  constructor() {
+    this.loaded = false;
+    this.status = null;
+    this.ruleset = null;
+    this.you = "spectator";
+    this.players = {black: null, white: null};
+    this.moves = [];
+    this.toMove = null;
+    this.result = null;
+    this.drawOfferBy = null;
+    this.undoRequestBy = null;
+    this.rematchBy = null;
+    this.paused = false;
+    this.pauseRequestBy = null;
+    this.resumeVotes = [];
+  }
+
+  /** Takes join_game's whole state (docs/protocol.md, GameState). */
+  apply(state) {
+    this.loaded = true;
+    this.status = state.status;
+    this.ruleset = state.ruleset;
+    this.you = state.you || "spectator";
+    this.players = {black: state.black, white: state.white};
+    this.moves = (state.moves || []).slice();
+    this.toMove = state.to_move;
+    this.result = state.result;
+    // Open offers come with the state, so a reload shows them again.
+    this.drawOfferBy = state.draw_offer || null;
+    this.undoRequestBy = state.undo_request || null;
+    this.pauseRequestBy = state.pause_request || null;
+    this.paused = Boolean(state.paused);
+    this.resumeVotes = state.resume_votes || [];
+    this.rematchBy = (state.rematch_offers || []).length === 1 ? state.rematch_offers[0] : null;
+  }
+
+  /** A stone_placed that follows the moves we have; false when we missed one. */
+  addMove(data) {
+    if (data.move !== this.moves.length + 1) return false;
+    this.moves.push([data.row, data.col]);
+    this.toMove = data.to_move;
+    // A standing offer or request is about the position it was made in.
+    this.drawOfferBy = this.undoRequestBy = null;
+    return true;
+  }
+
+  /** The second player came: the game starts. */
+  begin(data) {
+    this.status = "playing";
+    this.players = {black: data.black, white: data.white};
+    this.toMove = data.to_move || "black";
+  }
+
+  /** An accepted take-back: the moves that remain. */
+  takeBack(moves) {
+    this.moves = (moves || []).slice();
+    this.toMove = this.moves.length % 2 === 0 ? "black" : "white";
+    this.undoRequestBy = null;
+  }
+
+  finish(result) {
+    this.status = "finished";
+    this.result = result;
+    this.toMove = null;
+    this.drawOfferBy = this.undoRequestBy = null;
+  }
+
+  isPlayer() {
+    return this.you === "black" || this.you === "white";
+  }
+
+  isMyTurn() {
+    return this.isPlayer() && this.status === "playing" && !this.paused && this.toMove === this.you;
+  }
+
+  /** Whether our own stone is on the board, so a take-back has something to take. */
+  haveMoved() {
+    return this.moves.length >= (this.you === "black" ? 1 : 2);
+  }
+
+  /** The colour whose clock runs: the server does not time black's first move, nor anyone
+      while the game is paused. */
+  clockRunning(color) {
+    return this.status === "playing" && !this.paused && this.toMove === color && this.moves.length >= 1;
+  }
+}
