@@ -9,6 +9,7 @@ from .geometry import (
     EMPTY,
     RAYS,
     SIZE,
+    STONE_OF,
     WALL,
     WINDOWS,
     point_index,
@@ -67,7 +68,7 @@ class Board:
     def is_empty(self, row: int, col: int) -> bool:
         return self._cells[point_index(row, col)] == EMPTY
 
-    def put(self, row: int, col: int, color: str) -> list[Line]:
+    def put(self, row: int, col: int, color: str) -> tuple[Line, ...]:
         """Place a stone with no rule checks beyond the point being free, and return the
         runs of five or more stones of its colour that now pass through it (horizontal,
         vertical, diagonal, anti-diagonal order; almost always none).
@@ -77,13 +78,18 @@ class Board:
         wins is the ruleset's business.
         """
         index = point_index(row, col)
-        stone = stone_of(color)
+        # A lookup rather than a call to stone_of, as this runs on every move.
+        try:
+            stone = STONE_OF[color]
+        except (KeyError, TypeError):
+            stone = stone_of(color)  # raises the usual ValueError
         cells = self._cells
         if cells[index] != EMPTY:
             raise Occupied(row=row, col=col)
         cells[index] = stone
         self._count += 1
-        runs = []
+        # A tuple, not a list: nearly every move returns the shared empty one.
+        runs: tuple[Line, ...] = ()
         for forward, backward in RAYS[index]:
             ahead = 0
             for j in forward:
@@ -97,7 +103,7 @@ class Board:
                 behind += 1
             if ahead + behind >= 4:
                 run = (*backward[:behind], index, *forward[:ahead])
-                runs.append(tuple(sorted(divmod(i, SIZE) for i in run)))
+                runs += (tuple(sorted(divmod(i, SIZE) for i in run)),)
         return runs
 
     def remove(self, row: int, col: int) -> str:

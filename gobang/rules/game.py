@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from .board import Board
 from .errors import ForbiddenMove, GameOver, NotYourTurn, OutOfRange
-from .geometry import BLACK, WHITE
+from .geometry import BLACK, CELLS, WHITE
 from .notation import from_notation
 from .outcome import Outcome
 from .rulesets import Freestyle, ruleset_named
@@ -108,8 +108,11 @@ class Game:
             raise ForbiddenMove(kind, row=row, col=col)
         runs = board.put(row, col, to_move)
         moves.append((row, col))
-        if runs or board.is_full:
-            self._outcome = rules.outcome(to_move, runs, board.is_full)
+        # Every stone on the game's board is one of its moves, so counting moves tells
+        # whether the board is full without another call on every move.
+        full = len(moves) == CELLS
+        if runs or full:
+            self._outcome = rules.outcome(to_move, runs, full)
         return self._outcome
 
     def undo(self, n: int = 1) -> list[tuple[int, int]]:

@@ -31,15 +31,15 @@ def forbidden_kind(board: Board, row: int, col: int) -> str | None:
     """Why a black stone at the empty point ``(row, col)`` would be forbidden under renju:
     ``"overline"``, ``"double_four"``, ``"double_three"``, or None if it is legal
     (including any move that makes exactly five). Does not modify ``board``."""
-    if not board.is_empty(row, col):
-        raise Occupied(row=row, col=col)
-    return _forbidden(board, row, col)
-
-
-def _forbidden(board: Board, row: int, col: int) -> str | None:
-    """`forbidden_kind` for a point known to be empty; the stone is only imagined, in the
-    copies of the four lines, until a three has to be checked."""
     lines = board.lines_through(row, col)
+    if lines[0][CENTER] != EMPTY:
+        raise Occupied(row=row, col=col)
+    return _forbidden(board, row, col, lines)
+
+
+def _forbidden(board: Board, row: int, col: int, lines: list[list[int]]) -> str | None:
+    """`forbidden_kind` for a point known to be empty, given its `Board.lines_through`.
+    The stone is only imagined, in those lines, until a three has to be checked."""
     overline = False
     for line in lines:
         line[CENTER] = BLACK_STONE
@@ -73,7 +73,7 @@ def _forbidden(board: Board, row: int, col: int) -> str | None:
     for seen, (d, points) in enumerate(candidates):
         dr, dc = DIRECTIONS[d]
         completions = ((row + (k - CENTER) * dr, col + (k - CENTER) * dc) for k in points)
-        if any(_forbidden(after, *q) is None for q in completions):
+        if any(_forbidden(after, r, c, after.lines_through(r, c)) is None for r, c in completions):
             threes += 1
             if threes >= 2:
                 return DOUBLE_THREE
