@@ -7,13 +7,20 @@ from .geometry import (
     CELLS,
     COLOR_OF,
     EMPTY,
+    RAYS,
     SIZE,
+    STONE_OF,
+    WALL,
+    WINDOWS,
     point_index,
     stone_of,
 )
 
 _CHARS = ".XO"
 _STONE_OF_CHAR = {".": 0, "X": 1, "O": 2}
+
+# Points of one straight run of stones, sorted from one end to the other.
+Line = tuple[tuple[int, int], ...]
 
 
 class Board:
@@ -61,14 +68,43 @@ class Board:
     def is_empty(self, row: int, col: int) -> bool:
         return self._cells[point_index(row, col)] == EMPTY
 
-    def put(self, row: int, col: int, color: str) -> None:
-        """Place a stone with no rule checks beyond the point being free."""
+    def put(self, row: int, col: int, color: str) -> tuple[Line, ...]:
+        """Place a stone with no rule checks beyond the point being free, and return the
+        runs of five or more stones of its colour that now pass through it (horizontal,
+        vertical, diagonal, anti-diagonal order; almost always none).
+
+        The runs come back from here rather than from a separate query because this is
+        the hot path of every move: one scan while the cells are at hand. Which of them
+        wins is the ruleset's business.
+        """
         index = point_index(row, col)
-        stone = stone_of(color)
-        if self._cells[index] != EMPTY:
+        # A lookup rather than a call to stone_of, as this runs on every move.
+        try:
+            stone = STONE_OF[color]
+        except (KeyError, TypeError):
+            stone = stone_of(color)  # raises the usual ValueError
+        cells = self._cells
+        if cells[index] != EMPTY:
             raise Occupied(row=row, col=col)
-        self._cells[index] = stone
+        cells[index] = stone
         self._count += 1
+        # A tuple, not a list: nearly every move returns the shared empty one.
+        runs: tuple[Line, ...] = ()
+        for forward, backward in RAYS[index]:
+            ahead = 0
+            for j in forward:
+                if cells[j] != stone:
+                    break
+                ahead += 1
+            behind = 0
+            for j in backward:
+                if cells[j] != stone:
+                    break
+                behind += 1
+            if ahead + behind >= 4:
+                run = (*backward[:behind], index, *forward[:ahead])
+                runs += (tuple(sorted(divmod(i, SIZE) for i in run)),)
+        return runs
 
     def remove(self, row: int, col: int) -> str:
         """Lift a stone off the board and return its colour; ValueError if the point is empty."""
@@ -79,6 +115,20 @@ class Board:
         self._cells[index] = EMPTY
         self._count -= 1
         return color
+
+    def lines_through(self, row: int, col: int) -> list[list[int]]:
+        """The four lines through a point (horizontal, vertical, diagonal, anti-diagonal),
+        each as the stone codes (``EMPTY``, ``BLACK_STONE``, ``WHITE_STONE``, ``WALL`` beyond
+        the edge) of the points ``-REACH .. +REACH`` steps along ``DIRECTIONS[d]``, so the
+        point itself is at ``CENTER``.
+
+        Fresh lists the caller may scribble on: the renju check imagines stones in them.
+        """
+        cells = self._cells
+        return [
+            [WALL if j < 0 else cells[j] for j in window]
+            for window in WINDOWS[point_index(row, col)]
+        ]
 
     def stones(self, color: str | None = None) -> list[tuple[int, int]]:
         """Occupied points in row-major order, optionally only one colour's."""

@@ -44,3 +44,11 @@ class ForbiddenMove(IllegalMove):
     def __init__(self, kind: str, *, row: int | None = None, col: int | None = None) -> None:
         super().__init__(f"forbidden move: {kind}", row=row, col=col)
         self.kind = kind
+
+
+class UnknownRuleset(ValueError):
+    """A ruleset name that no ruleset answers to. Not an IllegalMove: no move was made."""
+
+    def __init__(self, name: object, known: tuple[str, ...]) -> None:
+        super().__init__(f"unknown ruleset {name!r}; expected one of {', '.join(known)}")
+        self.name = name

@@ -7,27 +7,28 @@ whether take-backs are allowed are the server's business.
 from collections.abc import Iterable, Sequence
 
 from .board import Board
-from .errors import ForbiddenMove, GameOver, NotYourTurn, Occupied, OutOfRange
-from .geometry import BLACK, BLACK_STONE, EMPTY, SIZE, STONE_OF, WHITE, point_index
+from .errors import ForbiddenMove, GameOver, NotYourTurn, OutOfRange
+from .geometry import BLACK, CELLS, WHITE
 from .notation import from_notation
-from .outcome import FREESTYLE, RENJU, Outcome, check_ruleset, evaluate
-from .renju import forbidden_kind
+from .outcome import Outcome
+from .rulesets import Freestyle, ruleset_named
 
 
 class Game:
     """Black moves first and colours alternate; ``moves[i]`` was played by
     `color_of_move(i)`."""
 
-    __slots__ = ("_ruleset", "_board", "_moves", "_outcome")
+    __slots__ = ("_rules", "_board", "_moves", "_outcome")
 
-    def __init__(self, ruleset: str = FREESTYLE) -> None:
-        self._ruleset = check_ruleset(ruleset)
+    def __init__(self, ruleset: str = Freestyle.name) -> None:
+        """``ruleset`` is one of `RULESETS`; UnknownRuleset (a ValueError) otherwise."""
+        self._rules = ruleset_named(ruleset)
         self._board = Board()
         self._moves: list[tuple[int, int]] = []
         self._outcome: Outcome | None = None
 
     @classmethod
-    def replay(cls, moves: Iterable[Sequence[int] | str], ruleset: str = FREESTYLE) -> "Game":
+    def replay(cls, moves: Iterable[Sequence[int] | str], ruleset: str = Freestyle.name) -> "Game":
         """Rebuild a game from a stored move list of ``(row, col)`` pairs (lists are fine,
         as is notation like ``"h8"``). Raises the first IllegalMove met; an item that is
         not a pair raises OutOfRange, bad notation a plain ValueError."""
@@ -45,7 +46,8 @@ class Game:
 
     @property
     def ruleset(self) -> str:
-        return self._ruleset
+        """The ruleset's name, as stored and sent to clients."""
+        return self._rules.name
 
     @property
     def board(self) -> Board:
@@ -93,22 +95,24 @@ class Game:
         """
         if self._outcome is not None:
             raise GameOver(row=None, col=None)
-        to_move = BLACK if len(self._moves) % 2 == 0 else WHITE
+        moves = self._moves
+        to_move = BLACK if len(moves) % 2 == 0 else WHITE
         if color is not None and color != to_move:
             raise NotYourTurn(f"it is {to_move}'s turn, not {color!r}'s")
-        index = point_index(row, col)
-        cells = self._board._cells
-        if cells[index] != EMPTY:
-            raise Occupied(row=row, col=col)
-        stone = STONE_OF[to_move]
-        if self._ruleset == RENJU and stone == BLACK_STONE:
-            kind = forbidden_kind(self._board, row, col)
-            if kind is not None:
-                raise ForbiddenMove(kind, row=row, col=col)
-        cells[index] = stone
-        self._board._count += 1
-        self._moves.append((row, col))
-        self._outcome = evaluate(cells, self._board._count, index, self._ruleset)
+        rules = self._rules
+        board = self._board
+        # A ruleset that forbids points checks the point itself first (OutOfRange,
+        # Occupied); for the others `put` does, so the documented order holds either way.
+        kind = rules.forbidden_kind(board, row, col, to_move)
+        if kind is not None:
+            raise ForbiddenMove(kind, row=row, col=col)
+        runs = board.put(row, col, to_move)
+        moves.append((row, col))
+        # Every stone on the game's board is one of its moves, so counting moves tells
+        # whether the board is full without another call on every move.
+        full = len(moves) == CELLS
+        if runs or full:
+            self._outcome = rules.outcome(to_move, runs, full)
         return self._outcome
 
     def undo(self, n: int = 1) -> list[tuple[int, int]]:
@@ -126,15 +130,13 @@ class Game:
             return []
         taken = self._moves[-n:]
         del self._moves[-n:]
-        cells = self._board._cells
-        for row, col in taken:
-            cells[row * SIZE + col] = EMPTY
-        self._board._count -= n
+        for row, col in reversed(taken):
+            self._board.remove(row, col)
         self._outcome = None
         return taken
 
     def __repr__(self) -> str:
         return (
-            f"<Game {self._ruleset} moves={len(self._moves)} to_move={self.to_move} "
+            f"<Game {self._rules.name} moves={len(self._moves)} to_move={self.to_move} "
             f"outcome={self._outcome}>"
         )

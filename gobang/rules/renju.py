@@ -19,7 +19,7 @@ the recursion only visits the (at most a few) completion points of candidate thr
 
 from .board import Board
 from .errors import Occupied
-from .geometry import BLACK_STONE, CENTER, EMPTY, WALL, WINDOWS, point_index
+from .geometry import BLACK, BLACK_STONE, CENTER, DIRECTIONS, EMPTY
 
 DOUBLE_THREE = "double_three"
 DOUBLE_FOUR = "double_four"
@@ -31,56 +31,55 @@ def forbidden_kind(board: Board, row: int, col: int) -> str | None:
     """Why a black stone at the empty point ``(row, col)`` would be forbidden under renju:
     ``"overline"``, ``"double_four"``, ``"double_three"``, or None if it is legal
     (including any move that makes exactly five). Does not modify ``board``."""
-    index = point_index(row, col)
-    if board._cells[index] != EMPTY:
+    lines = board.lines_through(row, col)
+    if lines[0][CENTER] != EMPTY:
         raise Occupied(row=row, col=col)
-    # Work on a scratch copy: the recursion places and lifts hypothetical stones.
-    return _forbidden(bytearray(board._cells), index)
+    return _forbidden(board, row, col, lines)
 
 
-def _forbidden(cells: bytearray, index: int) -> str | None:
-    cells[index] = BLACK_STONE
-    try:
-        lines = []
-        overline = False
-        for window in WINDOWS[index]:
-            line = [WALL if j < 0 else cells[j] for j in window]
-            length = _run_length(line, CENTER)
-            if length == 5:
-                return None
-            overline = overline or length > 5
-            lines.append(line)
-        if overline:
-            return OVERLINE
-
-        fours = 0
-        candidates: list[tuple[int, list[int]]] = []
-        for d, line in enumerate(lines):
-            line_fours = _count_fours(line)
-            if line_fours:
-                fours += line_fours
-            else:
-                # A line holding a four cannot also hold a three through the same stone.
-                points = _straight_four_points(line)
-                if points:
-                    candidates.append((d, points))
-        if fours >= 2:
-            return DOUBLE_FOUR
-        if len(candidates) < 2:
+def _forbidden(board: Board, row: int, col: int, lines: list[list[int]]) -> str | None:
+    """`forbidden_kind` for a point known to be empty, given its `Board.lines_through`.
+    The stone is only imagined, in those lines, until a three has to be checked."""
+    overline = False
+    for line in lines:
+        line[CENTER] = BLACK_STONE
+        length = _run_length(line, CENTER)
+        if length == 5:
             return None
+        overline = overline or length > 5
+    if overline:
+        return OVERLINE
 
-        threes = 0
-        for seen, (d, points) in enumerate(candidates):
-            window = WINDOWS[index][d]
-            if any(_forbidden(cells, window[k]) is None for k in points):
-                threes += 1
-                if threes >= 2:
-                    return DOUBLE_THREE
-            if threes + len(candidates) - seen - 1 < 2:
-                return None
+    fours = 0
+    candidates: list[tuple[int, list[int]]] = []
+    for d, line in enumerate(lines):
+        line_fours = _count_fours(line)
+        if line_fours:
+            fours += line_fours
+        else:
+            # A line holding a four cannot also hold a three through the same stone.
+            points = _straight_four_points(line)
+            if points:
+                candidates.append((d, points))
+    if fours >= 2:
+        return DOUBLE_FOUR
+    if len(candidates) < 2:
         return None
-    finally:
-        cells[index] = EMPTY
+
+    # A three counts only if a completion point is itself legal with this stone down.
+    after = board.copy()
+    after.put(row, col, BLACK)
+    threes = 0
+    for seen, (d, points) in enumerate(candidates):
+        dr, dc = DIRECTIONS[d]
+        completions = ((row + (k - CENTER) * dr, col + (k - CENTER) * dc) for k in points)
+        if any(_forbidden(after, r, c, after.lines_through(r, c)) is None for r, c in completions):
+            threes += 1
+            if threes >= 2:
+                return DOUBLE_THREE
+        if threes + len(candidates) - seen - 1 < 2:
+            return None
+    return None
 
 
 def _run_length(line: list[int], at: int) -> int:

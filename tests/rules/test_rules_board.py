@@ -107,3 +107,58 @@ def test_full_board_is_full() -> None:
 def test_from_rows_rejects_malformed_input(rows: list[str]) -> None:
     with pytest.raises(ValueError):
         Board.from_rows(rows)
+
+
+def test_put_returns_no_runs_below_five() -> None:
+    board = Board.from_rows(["XXX" + "." * 12] + EMPTY_ROWS[1:])
+    assert board.put(0, 3, "black") == ()
+
+
+@pytest.mark.parametrize(
+    ("stones", "last", "run"),
+    [
+        ([(7, c) for c in (3, 4, 6, 7)], (7, 5), tuple((7, c) for c in range(3, 8))),
+        ([(r, 0) for r in range(10, 14)], (14, 0), tuple((r, 0) for r in range(10, 15))),
+        ([(k, k) for k in (0, 1, 2, 4, 5)], (3, 3), tuple((k, k) for k in range(6))),
+        ([(k, 14 - k) for k in range(1, 5)], (0, 14), tuple((k, 14 - k) for k in range(5))),
+    ],
+    ids=["across-from-the-middle", "down-to-the-edge", "diagonal-overline", "anti-diagonal"],
+)
+def test_put_returns_the_run_of_five_or_more_it_completes(
+    stones: list[tuple[int, int]], last: tuple[int, int], run: tuple[tuple[int, int], ...]
+) -> None:
+    board = Board()
+    for point in stones:
+        board.put(*point, "white")
+    assert board.put(*last, "white") == (run,)
+
+
+def test_put_returns_every_completed_run_across_before_down() -> None:
+    board = Board()
+    for point in [(7, 3), (7, 4), (7, 5), (7, 6), (3, 7), (4, 7), (5, 7), (6, 7)]:
+        board.put(*point, "black")
+    across = tuple((7, c) for c in range(3, 8))
+    down = tuple((r, 7) for r in range(3, 8))
+    assert board.put(7, 7, "black") == (across, down)
+
+
+def test_put_ignores_the_other_colours_runs() -> None:
+    board = Board.from_rows(["OOOO" + "." * 11] + EMPTY_ROWS[1:])
+    assert board.put(0, 4, "black") == ()
+
+
+def test_lines_through_reads_stones_walls_and_the_point_itself() -> None:
+    # Centre at the top-left corner: the first five cells of every line are off the board.
+    lines = Board.from_rows(SAMPLE_ROWS).lines_through(0, 0)
+    wall, empty, black, white = 3, 0, 1, 2
+    assert lines[0] == [wall] * 5 + [black] + [empty] * 5
+    assert lines[1] == [wall] * 5 + [black] + [empty] * 5
+    assert lines[2] == [wall] * 5 + [black] + [empty] * 5
+    assert lines[3] == [wall] * 5 + [black] + [wall] * 5
+    assert Board.from_rows(SAMPLE_ROWS).lines_through(0, 10)[0] == [empty] * 9 + [white, wall]
+
+
+def test_lines_through_returns_copies() -> None:
+    board = Board()
+    board.lines_through(7, 7)[0][5] = 1
+    assert board == Board()
