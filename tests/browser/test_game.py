@@ -84,7 +84,11 @@ def test_chat_markup_is_shown_as_text_and_never_runs(browser_player, live_server
     black.get_by_test_id("room-chat-send").click()
     expect(white.get_by_test_id("room-chat-log")).to_contain_text(attack)
     assert white.locator("[data-testid=room-chat-log] img").count() == 0
-    white.wait_for_timeout(300)
+    # A later message shown on both pages: the attack's markup has had every chance to run.
+    black.get_by_test_id("room-chat-input").fill("after")
+    black.get_by_test_id("room-chat-send").click()
+    for page in (black, white):
+        expect(page.get_by_test_id("room-chat-log")).to_contain_text("after")
     assert dialogs == []
 
 

@@ -114,7 +114,11 @@ def test_confirm_moves_previews_on_the_first_tap_and_places_on_the_second(
 
     pick(phone, "g7")
     expect(point(phone, "g7")).to_have_class("point pending")
-    phone.wait_for_timeout(300)  # long enough for a move to have reached the server and back
+    # A chat message sent after the preview reaches the other page: had the preview sent a
+    # move on the same connection, it would have arrived first.
+    phone.get_by_test_id("room-chat-input").fill("previewing")
+    phone.get_by_test_id("room-chat-send").tap()
+    expect(desktop.get_by_test_id("room-chat-log")).to_contain_text("previewing")
     assert phone.locator("#board [data-stone]").count() == (1 if phone is white else 0)
     assert desktop.locator('[aria-label="g7"][data-stone]').count() == 0
 

@@ -10,8 +10,8 @@ from sqlalchemy import select, text
 
 from gobang.extensions import db
 from gobang.models import User
-from tests.support.forms import login, logout, post_form, register
 from tests.host.test_migrations import fill_first_revision, migration_app  # noqa: F401
+from tests.support.forms import login, logout, post_form, register
 
 EXISTING = ("admin", "ace", "paypal")
 MIXED = "Username may not mix look-alike letters of different scripts."
