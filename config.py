@@ -70,7 +70,8 @@ class Config:
     LISTEN_BACKLOG: int = 2048
     # Hostile clients (docs/security.md). Frames a websocket may send: a bucket of
     # SOCKET_FRAME_BURST refilled at SOCKET_FRAMES_PER_SECOND, far above any real client's
-    # pace; a connection that runs it dry is closed. A connection must join a namespace within
+    # pace; a connection that runs it dry is closed (no budget with RATELIMIT_ENABLED off, as
+    # for load tests). A connection must join a namespace within
     # NAMESPACE_CONNECT_SECONDS (0: no limit).
     SOCKET_FRAMES_PER_SECOND: int = 50
     SOCKET_FRAME_BURST: int = 200
@@ -80,7 +81,8 @@ class Config:
     REQUEST_TIMEOUT_SECONDS: float = 10.0
     # `python app.py`: connections one client address may hold at once (0: no cap). Behind a
     # proxy (PROXY_FIX > 0) every connection comes from the proxy, so this cap is off and the
-    # proxy's own (nginx's limit_conn, deploy/nginx/) takes its place.
+    # proxy's own (nginx's limit_conn, deploy/nginx/) takes its place; off too with
+    # RATELIMIT_ENABLED off (load tests connect thousands of players from one address).
     MAX_CONNECTIONS_PER_ADDRESS: int = 100
 
     LOG_LEVEL: str = "INFO"

@@ -1,8 +1,9 @@
 """Engine.IO connections held to what a real client does, before Socket.IO sees anything.
 
 A websocket may send only the frames the contract's clients send, at most a budget of frames
-per second (tokens refilled at FRAMES_PER_SECOND up to FRAME_BURST), and must join a namespace
-within NAMESPACE_CONNECT_SECONDS of opening. Any other connection is closed with one log line.
+per second (tokens refilled at SOCKET_FRAMES_PER_SECOND up to SOCKET_FRAME_BURST; none when
+RATELIMIT_ENABLED is off, as for load tests' closed loops), and must join a namespace within
+NAMESPACE_CONNECT_SECONDS of opening. Any other connection is closed with one log line.
 
 Why here: engine.io's websocket loop reads frame after frame without yielding while the
 client keeps data buffered, so one unpaced sender held the whole server (docs/security.md).
@@ -63,7 +64,7 @@ class GuardedWebSocket:
     way; everything but `wait` goes to the wrapped websocket. A connection that is already
     connected when its websocket opens is upgrading from long-polling."""
 
-    def __init__(self, ws: Any, budget: FrameBudget, connection: Any) -> None:
+    def __init__(self, ws: Any, budget: FrameBudget | None, connection: Any) -> None:
         self._ws = ws
         self._budget = budget
         self._connection = connection  # engine.io's Socket
@@ -75,7 +76,7 @@ class GuardedWebSocket:
             return None  # closed by the server already (Socket.IO's guard logged why)
         fault = frame_fault(frame, self._upgrade_frames_left > 0)
         self._upgrade_frames_left = max(0, self._upgrade_frames_left - 1)
-        if fault is None and not self._budget.spend():
+        if fault is None and self._budget is not None and not self._budget.spend():
             fault = "too many frames"
         if fault is not None:
             log.warning("connection refused", extra={"fields": {"reason": fault}})
@@ -89,7 +90,8 @@ class GuardedWebSocket:
 class TransportGuard:
     """Installs the frame checks and the namespace deadline on one Engine.IO server."""
 
-    def __init__(self, socketio_server: Any, *, frames_per_second: float, frame_burst: int,
+    def __init__(self, socketio_server: Any, *, frames_per_second: float | None,
+                 frame_burst: int,
                  namespace_seconds: float, clock: Callable[[], float]) -> None:
         self.server = socketio_server
         self.eio = socketio_server.eio
@@ -115,7 +117,8 @@ class TransportGuard:
             connection = handler.__self__  # engine.io's Socket._websocket_handler
 
             def guarded_handler(ws: Any) -> Any:
-                budget = FrameBudget(self.frames_per_second, self.frame_burst, self.clock)
+                budget = None if self.frames_per_second is None else (
+                    FrameBudget(self.frames_per_second, self.frame_burst, self.clock))
                 return handler(GuardedWebSocket(ws, budget, connection))
 
             return websocket_class(guarded_handler, server)
@@ -162,7 +165,8 @@ def install_transport_guard(socketio_server: Any, config: dict[str, Any],
                             clock: Callable[[], float]) -> TransportGuard:
     guard = TransportGuard(
         socketio_server,
-        frames_per_second=config["SOCKET_FRAMES_PER_SECOND"],
+        frames_per_second=(config["SOCKET_FRAMES_PER_SECOND"] if config["RATELIMIT_ENABLED"]
+                           else None),
         frame_burst=config["SOCKET_FRAME_BURST"],
         namespace_seconds=config["NAMESPACE_CONNECT_SECONDS"],
         clock=clock,

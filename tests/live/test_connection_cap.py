@@ -18,7 +18,7 @@ PER_ADDRESS = 20
 @pytest.fixture
 def live_env() -> dict[str, str]:
     return {"GOBANG_MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
-            "GOBANG_REQUEST_TIMEOUT_SECONDS": "60"}
+            "GOBANG_REQUEST_TIMEOUT_SECONDS": "60", "GOBANG_RATELIMIT_ENABLED": "1"}
 
 
 def healthz_from(port: int, source: str) -> bytes:
@@ -55,3 +55,17 @@ def test_reaching_the_cap_is_logged_once(live_server, held):
         with socket.create_connection(("127.0.0.1", live_server.port), timeout=5) as extra:
             assert closed_by_server(extra, within=1)
     assert live_server.log().count("too many connections from one address") == 1
+
+
+@pytest.mark.parametrize("setting", ["GOBANG_PROXY_FIX", "GOBANG_RATELIMIT_ENABLED"])
+def test_no_cap_behind_a_proxy_or_with_rate_limits_off(live_server, setting):
+    live_server.stop()
+    live_server.env[setting] = "1" if setting == "GOBANG_PROXY_FIX" else "0"
+    live_server.start()
+    socks = [half_sent(live_server.port) for _ in range(PER_ADDRESS + 5)]
+    try:
+        assert healthz_from(live_server.port, "127.0.0.1").startswith(b"HTTP/1.1 200")
+        assert not any(closed_by_server(sock, within=0.01) for sock in socks)
+    finally:
+        for sock in socks:
+            sock.close()

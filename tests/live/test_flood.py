@@ -16,6 +16,14 @@ pytestmark = [pytest.mark.live]
 SIZE = 15
 
 
+@pytest.fixture
+def live_env() -> dict[str, str]:
+    # The frame budget is a rate limit (load tests turn them all off); moves' own limit is
+    # raised so that the game below can play as fast as the server answers.
+    return {"GOBANG_RATELIMIT_ENABLED": "1", "GOBANG_MOVES_PER_SECOND": "1000",
+            "GOBANG_AUTH_ATTEMPTS_PER_MINUTE": "1000"}
+
+
 def quiet_cells(color: int) -> list[tuple[int, int]]:
     """Cells of one colour in a pattern of 2-wide stripes: no line anywhere holds more than two
     stones of a colour in a row, so a game of these moves never ends."""
@@ -111,3 +119,15 @@ def test_a_client_sending_at_a_human_pace_is_kept(live_server):
     assert ws.recv().startswith("43/room,1")
     ws.close()
 
+
+
+def test_load_tests_with_rate_limits_off_have_no_frame_budget(live_server):
+    live_server.stop()
+    live_server.env["GOBANG_RATELIMIT_ENABLED"] = "0"
+    live_server.start()
+    ws = live_server.raw_socket(live_server.user("bench"), "/room")
+    for _ in range(1_000):
+        ws.send("6")
+    ws.send("42/room,1[\"join_game\",{\"game_id\":1}]")
+    assert ws.recv().startswith("43/room,1")
+    ws.close()
