@@ -9,6 +9,7 @@ import pytest
 import websocket
 
 from tests.live.test_play import matched_pair, play
+from tests.support.live import LiveClient, wait_until
 
 pytestmark = [pytest.mark.live]
 
@@ -114,3 +115,16 @@ def test_streamed_binary_attachments_are_refused_before_they_pile_up(live_server
     grown_mb = (server.memory_info().rss - rss_before) / 2**20
     assert grown_mb <= 16, f"server grew {grown_mb:.0f} MB after {sent / 2**20:.0f} MB sent"
     assert sum("refused" in line for line in live_server.log().splitlines()) == 1
+
+
+def test_a_client_upgrading_from_long_polling_is_kept(live_server):
+    """The upgrade's own frames (`2probe`, `5`) pass the websocket's frame check."""
+    http = live_server.user("poller")
+    cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
+    client = LiveClient("/room")
+    client.connect(live_server.url, namespaces=["/room"], headers={"Cookie": cookie},
+                   transports=["polling", "websocket"], wait_timeout=10)
+    live_server.clients.append(client)
+    assert wait_until(lambda: client.transport() == "websocket")
+    assert client.ask("join_game", {"game_id": 1})["error"] == "not_found"
+    assert "refused" not in live_server.log()
