@@ -91,8 +91,8 @@ class TransportGuard:
     """Installs the frame checks and the namespace deadline on one Engine.IO server."""
 
     def __init__(self, socketio_server: Any, *, frames_per_second: float | None,
-                 frame_burst: int,
-                 namespace_seconds: float, clock: Callable[[], float]) -> None:
+                 frame_burst: int, namespace_seconds: float,
+                 clock: Callable[[], float]) -> None:
         self.server = socketio_server
         self.eio = socketio_server.eio
         self.frames_per_second = frames_per_second
@@ -141,7 +141,10 @@ class TransportGuard:
     def _sweep_forever(self) -> None:
         while True:
             self.eio.sleep(min(1.0, self.namespace_seconds / 2))
-            self.sweep()
+            try:
+                self.sweep()
+            except Exception:  # one bad sweep must not end the deadline for good
+                log.exception("namespace deadline sweep failed")
 
     def sweep(self) -> int:
         """Close the connections whose deadline passed without joining a namespace."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gobang.transport_guard import FrameBudget, frame_fault
+from gobang.transport_guard import FrameBudget, TransportGuard, frame_fault
 
 
 class Clock:
@@ -60,3 +60,89 @@ def test_a_steady_sender_at_the_rate_is_never_refused():
     for step in range(100):
         clock.now = step / 8  # exact in binary floating point, as 1/10 is not
         assert budget.spend()
+
+
+class FakeEngineIO:
+    def __init__(self) -> None:
+        self.sockets: dict[str, object] = {}
+        self._async = {"websocket": None}  # a transport without websockets: nothing to wrap
+        self.handlers = {"connect": lambda sid, environ: None}
+        self.tasks: list = []
+        self.closed: list[str] = []
+
+    def on(self, event: str, handler) -> None:
+        self.handlers[event] = handler
+
+    def start_background_task(self, target) -> None:
+        self.tasks.append(target)
+
+    def disconnect(self, sid: str) -> None:
+        self.closed.append(sid)
+        del self.sockets[sid]
+
+
+class FakeManager:
+    def __init__(self) -> None:
+        self.joined: dict[str, str] = {}  # eio sid -> namespace
+
+    def get_namespaces(self):
+        return {"/hall", "/room"}
+
+    def sid_from_eio_sid(self, eio_sid: str, namespace: str) -> str | None:
+        return "sid" if self.joined.get(eio_sid) == namespace else None
+
+
+class FakeSocketIO:
+    def __init__(self) -> None:
+        self.eio = FakeEngineIO()
+        self.manager = FakeManager()
+
+
+@pytest.fixture
+def deadline():
+    clock = Clock()
+    server = FakeSocketIO()
+    guard = TransportGuard(server, frames_per_second=None, frame_burst=1,
+                           namespace_seconds=10, clock=clock)
+    guard.install()
+    return clock, server, guard
+
+
+def open_connection(server: FakeSocketIO, sid: str) -> None:
+    server.eio.sockets[sid] = object()
+    server.eio.handlers["connect"](sid, {})
+
+
+def test_a_connection_without_a_namespace_is_closed_at_its_deadline(deadline):
+    clock, server, guard = deadline
+    open_connection(server, "idle")
+    clock.now = 9.9
+    assert guard.sweep() == 0
+    clock.now = 10
+    assert guard.sweep() == 1
+    assert server.eio.closed == ["idle"]
+
+
+def test_a_connection_in_a_namespace_is_kept(deadline):
+    clock, server, guard = deadline
+    open_connection(server, "player")
+    server.manager.joined["player"] = "/room"
+    clock.now = 60
+    assert guard.sweep() == 0
+    assert "player" in server.eio.sockets
+
+
+def test_a_connection_gone_before_its_deadline_is_forgotten(deadline):
+    clock, server, guard = deadline
+    open_connection(server, "gone")
+    del server.eio.sockets["gone"]
+    clock.now = 60
+    assert guard.sweep() == 0
+    assert not guard.pending
+
+
+def test_one_sweeper_serves_every_connection(deadline):
+    _clock, server, _guard = deadline
+    for sid in ("a", "b", "c"):
+        open_connection(server, sid)
+    assert len(server.eio.tasks) == 1
