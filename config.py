@@ -72,6 +72,22 @@ class Config:
     # net.core.somaxconn) so that a crowd reconnecting at once is not refused.
     MAX_CONNECTIONS: int = 10_000
     LISTEN_BACKLOG: int = 2048
+    # Hostile clients (docs/security.md). Frames a websocket may send: a bucket of
+    # SOCKET_FRAME_BURST refilled at SOCKET_FRAMES_PER_SECOND, far above any real client's
+    # pace; a connection that runs it dry is closed (no budget with RATELIMIT_ENABLED off, as
+    # for load tests). A connection must join a namespace within
+    # NAMESPACE_CONNECT_SECONDS (0: no limit).
+    SOCKET_FRAMES_PER_SECOND: int = 50
+    SOCKET_FRAME_BURST: int = 200
+    NAMESPACE_CONNECT_SECONDS: float = 10.0
+    # `python app.py`: seconds a client may take to send each part of a request (and to take
+    # each part of the answer), and to start its next request on a kept-alive connection.
+    REQUEST_TIMEOUT_SECONDS: float = 10.0
+    # `python app.py`: connections one client address may hold at once (0: no cap). Behind a
+    # proxy (PROXY_FIX > 0) every connection comes from the proxy, so this cap is off and the
+    # proxy's own (nginx's limit_conn, deploy/nginx/) takes its place; off too with
+    # RATELIMIT_ENABLED off (load tests connect thousands of players from one address).
+    MAX_CONNECTIONS_PER_ADDRESS: int = 100
 
     LOG_LEVEL: str = "INFO"
     WTF_CSRF_TIME_LIMIT: int | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -112,8 +113,10 @@ def _init_extensions(app: Flask) -> None:
         engineio_logger=False,
     )
     from gobang.sockets import guard_malformed_packets
+    from gobang.transport_guard import install_transport_guard
 
     guard_malformed_packets(socketio.server)
+    install_transport_guard(socketio.server, app.config, time.monotonic)
 
 
 def _register_blueprints(app: Flask) -> None:

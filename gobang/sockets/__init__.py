@@ -6,6 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from flask_socketio import SocketIO
+from socketio import packet
 
 if TYPE_CHECKING:
     from gobang.services.registry import Services
@@ -28,16 +29,59 @@ def register_namespaces(socketio: SocketIO, found: Services) -> None:
     socketio.namespace_handlers = handlers
 
 
+class MalformedPacket(ValueError):
+    """A Socket.IO packet this server will not act on; its message says why, briefly."""
+
+
+# What Socket.IO's decoder lets escape for hostile input, besides ValueError.
+_DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError)
+
+
+class StrictPacket(packet.Packet):
+    """Socket.IO's packet, checked as it is decoded: the shapes the dispatcher indexes into
+    without checking (an event's name, an ack's arguments, connect's auth), and no binary
+    attachments, which the contract never uses and which the library buffers without limit
+    until the announced count arrives."""
+
+    def decode(self, encoded_packet: Any) -> int:
+        if not isinstance(encoded_packet, str):
+            raise MalformedPacket("binary attachment")
+        try:
+            attachments = super().decode(encoded_packet)
+        except _DECODE_ERRORS as exc:
+            raise MalformedPacket(f"undecodable: {type(exc).__name__}") from None
+        if attachments or self.packet_type in (packet.BINARY_EVENT, packet.BINARY_ACK):
+            raise MalformedPacket("binary attachment")
+        if not _well_shaped(self.packet_type, self.data):
+            raise MalformedPacket(f"bad payload for packet type {self.packet_type}")
+        return 0
+
+
+def _well_shaped(packet_type: int, data: Any) -> bool:
+    if packet_type == packet.EVENT:
+        return isinstance(data, list) and bool(data) and isinstance(data[0], str)
+    if packet_type == packet.ACK:
+        return isinstance(data, list)
+    if packet_type == packet.CONNECT:
+        return data is None or isinstance(data, dict)
+    return packet_type == packet.DISCONNECT
+
+
 def guard_malformed_packets(server: Any) -> None:
     """A packet that does not parse is a client's fault, not a server error: close that
-    connection with one log line instead of a traceback."""
+    connection with one log line instead of a traceback. Packets that were already read from
+    a connection closed this way are dropped unlogged, so a stream of them logs once."""
+    server.packet_class = StrictPacket
     handle = server._handle_eio_message
 
     def guarded(eio_sid: str, data: Any) -> Any:
+        if eio_sid not in server.eio.sockets:
+            return None
         try:
             return handle(eio_sid, data)
-        except ValueError as exc:  # json.JSONDecodeError is a ValueError too
-            log.warning("malformed packet", extra={"fields": {"error": str(exc)[:100]}})
+        except MalformedPacket as exc:
+            log.warning("connection refused",
+                        extra={"fields": {"reason": "malformed packet", "detail": str(exc)[:80]}})
             server.eio.disconnect(eio_sid)
             return None
 

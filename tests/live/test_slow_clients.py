@@ -1,0 +1,74 @@
+"""Slow and idle connections are timed out."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+import websocket
+
+pytestmark = [pytest.mark.live]
+
+HALF_SENT = b"GET /healthz HTTP/1.1\r\nHost: gobang\r\n"  # no blank line: never finished
+
+
+@pytest.fixture
+def live_env() -> dict[str, str]:
+    return {"GOBANG_REQUEST_TIMEOUT_SECONDS": "1", "GOBANG_NAMESPACE_CONNECT_SECONDS": "1"}
+
+
+def half_sent(port: int, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                    source_address=(source, 0))
+    sock.sendall(HALF_SENT)
+    return sock
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    sock.settimeout(within)
+    try:
+        return sock.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_half_sent_request_is_closed_after_the_request_timeout(live_server):
+    with half_sent(live_server.port) as sock:
+        started = time.monotonic()
+        assert closed_by_server(sock, within=5)
+        assert time.monotonic() - started <= 3
+
+
+def test_a_connection_that_sends_nothing_is_closed_after_the_request_timeout(live_server):
+    with socket.create_connection(("127.0.0.1", live_server.port), timeout=5) as sock:
+        assert closed_by_server(sock, within=5)
+
+
+def test_a_websocket_that_never_joins_a_namespace_is_closed(live_server):
+    ws = websocket.create_connection(
+        f"ws://127.0.0.1:{live_server.port}/socket.io/?EIO=4&transport=websocket", timeout=5)
+    assert ws.recv().startswith("0")
+    started = time.monotonic()
+    with pytest.raises((websocket.WebSocketConnectionClosedException, ConnectionError)):
+        while time.monotonic() - started < 5:
+            frame = ws.recv()
+            if frame == "2":  # it answers pings, as a live client would
+                ws.send("3")
+            elif frame == "":
+                raise websocket.WebSocketConnectionClosedException
+    assert time.monotonic() - started <= 3
+    ws.shutdown()
+
+
+def test_a_websocket_in_a_namespace_is_kept_past_the_deadline(live_server):
+    ws = live_server.raw_socket(live_server.user("kept"), "/room")
+    started = time.monotonic()
+    while time.monotonic() - started < 3:
+        if ws.recv() == "2":
+            ws.send("3")
+    ws.send("42/room,1[\"join_game\",{\"game_id\":1}]")
+    assert ws.recv().startswith("43/room,1")
+    ws.close()
