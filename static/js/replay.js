@@ -47,6 +47,8 @@ function startReplay(root) {
     End: () => moves.length,
   };
 
+  // The key hints are for keyboards: a touch screen shows them once a key is pressed.
+  document.addEventListener("keydown", () => root.classList.add("keyboard-used"), {once: true});
   document.addEventListener("keydown", (event) => {
     const step = KEYS[event.key];
     // The board uses arrow keys to move focus between points, and form fields keep theirs.

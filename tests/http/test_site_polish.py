@@ -57,3 +57,21 @@ def test_player_without_games_has_no_chart(client):
     register(client, "alice")
     page = page_of(client, "/u/alice")
     assert by_testid(page, "no-chart") and not by_testid(page, "chart-start")
+
+
+# ---------- replay page ----------
+
+@pytest.fixture
+def finished_game(app) -> int:
+    return finish_game(app, add_user(app, "ann"), add_user(app, "ben"), "black", "five")
+
+
+def test_replay_page_does_not_link_to_itself(client, finished_game):
+    page = page_of(client, f"/game/{finished_game}/replay")
+    assert f'href="/game/{finished_game}/replay"' not in page
+
+
+def test_replay_key_hints_are_marked_for_keyboards_only(client, finished_game):
+    (hint,) = by_testid(page_of(client, f"/game/{finished_game}/replay"), "keyboard-hint")
+    assert "keyboard-hint" in hint.attrs["class"].split()
+
