@@ -75,3 +75,21 @@ def test_replay_key_hints_are_marked_for_keyboards_only(client, finished_game):
     (hint,) = by_testid(page_of(client, f"/game/{finished_game}/replay"), "keyboard-hint")
     assert "keyboard-hint" in hint.attrs["class"].split()
 
+
+# ---------- header ----------
+
+@pytest.mark.parametrize(("logged_in", "on_bar", "in_menu"), [
+    (False, ["nav-login", "nav-register"], ["nav-leaderboard", "language-switcher"]),
+    (True, ["nav-hall", "nav-profile"],
+     ["nav-leaderboard", "nav-settings", "nav-username", "logout", "language-switcher"]),
+])
+def test_header_keeps_two_links_on_the_bar_and_the_rest_in_the_menu(
+        client, logged_in, on_bar, in_menu):
+    if logged_in:
+        register(client, "alice")
+    page = page_of(client, "/leaderboard")
+    header = page[page.index("<header"):page.index("</header>")]
+    bar, menu = header.split('data-testid="site-menu"', 1)
+    assert [testid for testid in on_bar if f'data-testid="{testid}"' in bar] == on_bar
+    assert [testid for testid in in_menu if f'data-testid="{testid}"' in menu] == in_menu
+    assert "<summary" in menu
