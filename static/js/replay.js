@@ -6,6 +6,7 @@
 
 import {GobangBoard} from "./board.js";
 import {t} from "./i18n.js";
+import {followSetting} from "./room/settings.js";
 
 const root = document.getElementById("replay");
 if (root) startReplay(root);
@@ -59,5 +60,6 @@ function startReplay(root) {
   });
 
   board.setShowNumbers(numbers.checked);
+  followSetting(numbers, "gobang.moveNumbers");
   show(moves.length);
 }

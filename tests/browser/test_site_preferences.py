@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import login_in_browser
 from tests.browser.test_game import click_point, match
+from tests.browser.test_replay import finished_game, log_in  # noqa: F401  (a fixture)
 from tests.support.browser import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -83,3 +84,14 @@ def test_confirm_moves_is_on_by_default_for_touch_screens_only(browser_player, l
     assert save_from_the_room(phone, "confirm-toggle")["confirm"] is False
     phone.reload()  # now the player's own choice, not the device's default
     expect(phone.get_by_test_id("confirm-toggle")).not_to_be_checked()
+
+
+def test_replay_shows_move_numbers_for_a_player_who_chose_them(
+        live_server, new_page, finished_game):  # noqa: F811
+    page = new_page()
+    log_in(page, live_server.url, "ann", "/settings")
+    page.get_by_test_id("pref-numbers").check()
+    page.get_by_test_id("save-preferences").click()
+    page.goto(f"{live_server.url}/game/{finished_game}/replay")
+    expect(page.get_by_test_id("numbers-toggle")).to_be_checked()
+    expect(page.locator("#board .point[data-row='7'][data-col='3']")).to_have_text("1")

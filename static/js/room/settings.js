@@ -83,3 +83,20 @@ function saveToAccount(changes) {
     body: JSON.stringify(changes),
   }).catch(() => { /* offline: see above */ });
 }
+
+/** Keeps a checkbox in step with a setting: it starts from the saved value (announced with a
+    change event, so that the page's own listener acts on it) and each change is saved. */
+export function followSetting(checkbox, key) {
+  const saved = readSetting(key);
+  if (checkbox.checked !== saved) {
+    checkbox.checked = saved;
+    checkbox.dispatchEvent(new Event("change"));
+  }
+  checkbox.addEventListener("change", () => writeSetting(key, checkbox.checked));
+}
+
+// The room's move-numbers checkbox is wired to the board (room/board_controller.js) but not to
+// a setting: this keeps it, once the room's script has run and is listening.
+if (document.getElementById("room")) {
+  setTimeout(() => followSetting(document.getElementById("numbers-toggle"), "gobang.moveNumbers"), 0);
+}
