@@ -60,12 +60,19 @@ def assert_board_fits(page, share: float) -> None:
     assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], box
 
 
+def place(page, notation: str) -> None:
+    """Plays a stone: a second pick where moves are confirmed (touch screens, by default)."""
+    pick(page, notation)
+    if page.get_by_test_id("confirm-toggle").is_checked():
+        pick(page, notation)
+
+
 def play_moves(black, white, black_points, white_points) -> None:
     for index, black_point in enumerate(black_points):
-        pick(black, black_point)
+        place(black, black_point)
         expect_stone(white, black_point, "black")
         if index < len(white_points):
-            pick(white, white_points[index])
+            place(white, white_points[index])
             expect_stone(black, white_points[index], "white")
 
 
