@@ -46,6 +46,9 @@ class User(UserMixin, db.Model):
     # Copied into the session at login; a session holding an older number is over. Bumped
     # by logout, a password change or reset, deletion and a ban: that ends every session.
     session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The player's saved choices (sound, move numbers, board theme...); None until first saved.
+    # gobang.auth.preferences owns the keys, their defaults and their validation.
+    preferences: Mapped[dict | None] = mapped_column(JSON)
 
     @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive users

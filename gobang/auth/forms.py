@@ -4,9 +4,11 @@ from collections.abc import Callable
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field, PasswordField, StringField
-from wtforms.validators import EqualTo, InputRequired, ValidationError
+from wtforms import BooleanField, Field, PasswordField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import AnyOf, EqualTo, InputRequired, ValidationError
 
+from gobang.auth.preferences import THEMES, Preferences
 from gobang.services.accounts.accounts import password_problem
 from gobang.services.registry import services
 
@@ -60,3 +62,31 @@ class ChangePasswordForm(FlaskForm):
 
 class DeleteAccountForm(FlaskForm):
     password = PasswordField(_l("Password"), validators=[InputRequired(_l("Enter your password."))])
+
+
+# The confirm-moves choice as the form spells it, and what is stored for each.
+CONFIRM_CHOICES = {"auto": None, "on": True, "off": False}
+
+
+class PreferencesForm(FlaskForm):
+    sound = BooleanField(_l("Sound"))
+    numbers = BooleanField(_l("Move numbers"))
+    confirm = SelectField(_l("Confirm moves"), validate_choice=False, choices=[
+        SelectChoice("auto", _l("On touch screens only")), SelectChoice("on", _l("Always")),
+        SelectChoice("off", _l("Never"))],
+        validators=[AnyOf(list(CONFIRM_CHOICES), _l("Choose when to confirm moves."))])
+    forbidden = BooleanField(_l("Show forbidden points (renju)"))
+    theme = SelectField(_l("Board theme"), validate_choice=False, choices=[
+        SelectChoice("wood", _l("Wood")), SelectChoice("plain", _l("Plain"))],
+        validators=[AnyOf(list(THEMES), _l("Choose one of the offered board themes."))])
+
+    def fill(self, preferences: Preferences) -> None:
+        """Shows the saved values (on a GET: a POST shows what was sent)."""
+        self.sound.data, self.numbers.data = preferences.sound, preferences.numbers
+        self.forbidden.data, self.theme.data = preferences.forbidden, preferences.theme
+        self.confirm.data = next(k for k, v in CONFIRM_CHOICES.items() if v is preferences.confirm)
+
+    def changes(self) -> dict[str, object]:
+        return {"sound": self.sound.data, "numbers": self.numbers.data,
+                "confirm": CONFIRM_CHOICES[self.confirm.data],
+                "forbidden": self.forbidden.data, "theme": self.theme.data}

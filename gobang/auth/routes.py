@@ -20,8 +20,16 @@ from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
-from gobang.auth.forms import ChangePasswordForm, DeleteAccountForm, LoginForm, RegisterForm
+from gobang.auth import front, preferences
+from gobang.auth.forms import (
+    ChangePasswordForm,
+    DeleteAccountForm,
+    LoginForm,
+    PreferencesForm,
+    RegisterForm,
+)
 from gobang.extensions import db, login_manager
+from gobang.i18n.labels import result_label
 from gobang.logs import event
 from gobang.models import User
 from gobang.services.accounts.accounts import (
@@ -30,6 +38,7 @@ from gobang.services.accounts.accounts import (
     AccountError,
     session_is_current,
 )
+from gobang.services.history import players
 from gobang.services.registry import services
 from gobang.sockets.base import publish
 
@@ -76,8 +85,18 @@ def _account_errors(error: AccountError) -> None:
 
 
 @bp.route("/")
-def index() -> Response:
-    return redirect(url_for("play.hall" if current_user.is_authenticated else "auth.login"))
+def index() -> Response | str:
+    """Players go on to the hall; a visitor sees what this site is before signing up."""
+    if current_user.is_authenticated:
+        return redirect(url_for("play.hall"))
+    return render_template(
+        "front/index.html",
+        activity=front.activity(services().store),
+        top=players.top_players(5),
+        recent=players.recent_finished(),
+        min_games=players.RANKED_MIN_GAMES,
+        result_label=result_label,
+    )
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -128,11 +147,15 @@ def logout() -> Response:
     return redirect(url_for("auth.login"))
 
 
-def _render_settings(password_form=None, delete_form=None) -> str:
+def _render_settings(password_form=None, delete_form=None, preferences_form=None) -> str:
+    if preferences_form is None:
+        preferences_form = PreferencesForm(formdata=None)
+        preferences_form.fill(preferences.of(current_user))
     return render_template(
         "auth/settings.html",
         password_form=password_form or ChangePasswordForm(),
         delete_form=delete_form or DeleteAccountForm(),
+        preferences_form=preferences_form,
     )
 
 
@@ -140,6 +163,45 @@ def _render_settings(password_form=None, delete_form=None) -> str:
 @login_required
 def settings() -> str:
     return _render_settings()
+
+
+@bp.route("/settings/preferences", methods=["POST"])
+@login_required
+def save_preferences() -> Response | str:
+    form = PreferencesForm()
+    if not form.validate_on_submit():
+        _form_errors(form)
+        return _render_settings(preferences_form=form)
+    current = preferences.of(current_user)
+    preferences.save(current_user, preferences.changed(current, form.changes()))
+    flash(gettext("Your preferences have been saved."), "info")
+    return redirect(url_for("auth.settings"))
+
+
+@bp.route("/settings/preferences/update", methods=["POST"])
+@login_required
+def update_preferences() -> tuple[Response, int] | Response:
+    """What the page scripts send when a player flips a switch in a game: a JSON object with
+    the keys that changed. The answer holds every preference as now saved."""
+    changes = request.get_json(silent=True)
+    if not isinstance(changes, dict) or not changes:
+        problem = gettext("Send the changes as a JSON object.")
+        return jsonify(error="bad_request", problems=[problem]), 400
+    try:
+        saved = preferences.changed(preferences.of(current_user), changes)
+    except preferences.PreferenceError as exc:
+        return jsonify(error="bad_request", problems=exc.problems), 400
+    preferences.save(current_user, saved)
+    return jsonify(saved.as_json())
+
+
+@bp.app_context_processor
+def page_preferences() -> dict[str, object]:
+    """Every page of a logged-in player carries their preferences (static/js/room/settings.js
+    reads them from <body>)."""
+    if not current_user.is_authenticated:
+        return {"preferences": None}
+    return {"preferences": preferences.of(current_user)}
 
 
 @bp.route("/settings/password", methods=["POST"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 from flask_login import current_user
 
 from gobang.services.history import players
@@ -33,7 +33,8 @@ def profile(username: str) -> str:
         "players/profile.html",
         player=players.profile_stats(user),
         games=games,
-        chart=players.score_chart(players.score_history(user.id)),
+        chart=players.score_chart(
+            players.score_history(user.id), start=current_app.config["INITIAL_SCORE"]),
         rank=players.rank_of(user.id),
     )
 

@@ -6,6 +6,7 @@
 
 import {GobangBoard} from "./board.js";
 import {t} from "./i18n.js";
+import {followSetting} from "./room/settings.js";
 
 const root = document.getElementById("replay");
 if (root) startReplay(root);
@@ -47,6 +48,8 @@ function startReplay(root) {
     End: () => moves.length,
   };
 
+  // The key hints are for keyboards: a touch screen shows them once a key is pressed.
+  document.addEventListener("keydown", () => root.classList.add("keyboard-used"), {once: true});
   document.addEventListener("keydown", (event) => {
     const step = KEYS[event.key];
     // The board uses arrow keys to move focus between points, and form fields keep theirs.
@@ -57,5 +60,6 @@ function startReplay(root) {
   });
 
   board.setShowNumbers(numbers.checked);
+  followSetting(numbers, "gobang.moveNumbers");
   show(moves.length);
 }

@@ -179,6 +179,34 @@ def top_players(limit: int = 10) -> list[dict[str, Any]]:
     return page.items if page else []
 
 
+def _finished_row(game: Game) -> dict[str, Any]:
+    return {
+        "game_id": game.id,
+        "ruleset": game.ruleset,
+        "black": game.black.username,
+        "black_linkable": not game.black.deleted,
+        "white": game.white.username,
+        "white_linkable": not game.white.deleted,
+        "winner": game.winner,
+        "reason": game.reason,
+        "moves": len(game.moves),
+        "ended_at": game.ended_at,
+    }
+
+
+def recent_finished(limit: int = 8) -> list[dict[str, Any]]:
+    """The site's latest finished games, newest first; aborted ones are left out (nothing
+    was played)."""
+    games = db.session.scalars(
+        select(Game)
+        .where(Game.status == "finished", Game.reason.not_in(tuple(UNSCORED_REASONS)))
+        .options(selectinload(Game.black), selectinload(Game.white), selectinload(Game.moves))
+        .order_by(Game.ended_at.desc(), Game.id.desc())
+        .limit(limit)
+    )
+    return [_finished_row(game) for game in games]
+
+
 def hall_summary(user_id: int | None) -> dict[str, Any]:
     """What templates/players/_top10.html needs: `top` and `my_rank`."""
     return {"top": top_players(10), "my_rank": rank_of(user_id)}
@@ -197,27 +225,32 @@ def _chart_range(scores: list[int]) -> tuple[int, int]:
     return low, high
 
 
-def score_chart(scores: list[int]) -> dict[str, Any] | None:
-    """Coordinates for the score-over-games chart: one point per game, oldest on the left."""
+def score_chart(scores: list[int], start: int | None = None) -> dict[str, Any] | None:
+    """Coordinates for the score-over-games chart: one point per game, oldest on the left.
+    With `start` (the score every account begins with) the line sets out from it, at game 0,
+    so that the first game's gain or loss shows as a slope too."""
     if not scores:
         return None
-    low, high = _chart_range(scores)
+    values = scores if start is None else [start, *scores]
+    first = 1 if start is None else 0
+    low, high = _chart_range(values)
     left, right = _PAD_LEFT, CHART_WIDTH - _PAD_RIGHT
     top, bottom = _PAD_TOP, CHART_HEIGHT - _PAD_BOTTOM
-    step = (right - left) / (len(scores) - 1) if len(scores) > 1 else 0
+    step = (right - left) / (len(values) - 1) if len(values) > 1 else 0
 
     def x_of(n: int) -> float:
-        return round(left + (n - 1) * step, 1) if step else (left + right) / 2
+        return round(left + (n - first) * step, 1) if step else (left + right) / 2
 
     def y_of(score: float) -> float:
         return round(bottom - (score - low) * (bottom - top) / (high - low), 1)
 
-    points = [{"n": n, "score": score, "x": x_of(n), "y": y_of(score)}
-              for n, score in enumerate(scores, start=1)]
+    line = [{"n": n, "score": score, "x": x_of(n), "y": y_of(score)}
+            for n, score in enumerate(values, start=first)]
     ticks = [{"y": y_of(value), "label": round(value)} for value in (high, (low + high) / 2, low)]
     return {
         "width": CHART_WIDTH, "height": CHART_HEIGHT,
         "left": left, "right": right, "top": top, "bottom": bottom,
-        "points": points, "ticks": ticks,
-        "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "start": line[0] if start is not None else None,
+        "points": line[1:] if start is not None else line, "ticks": ticks,
+        "polyline": " ".join(f"{p['x']},{p['y']}" for p in line),
     }

@@ -1,0 +1,21 @@
+"""What the front page tells a visitor: who is here right now, and what has been played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gobang.services.store import LiveStore
+from gobang.vocabulary import Namespace, Status
+
+
+@dataclass(frozen=True)
+class Activity:
+    online: int
+    games_in_play: int
+
+
+def activity(store: LiveStore) -> Activity:
+    """Online counts each player once, in the hall or in a game's room (spectators too)."""
+    online = set(store.connected_users(Namespace.HALL)) | set(store.connected_users(Namespace.ROOM))
+    playing = sum(1 for game in store.games() if game.status == Status.PLAYING)
+    return Activity(online=len(online), games_in_play=playing)
