@@ -62,6 +62,10 @@ class RoomNamespace(SessionNamespace):
         return ok()
 
     @acknowledged
+    def on_forbidden_points(self, data: dict[str, Any]) -> dict[str, Any]:
+        return ok(**self.play.hints.forbidden_points(id_field(data)))
+
+    @acknowledged
     def on_resign(self, data: dict[str, Any]) -> dict[str, Any]:
         self.publish(self.play.finisher.resign(id_field(data), self.user_id()))
         return ok()
