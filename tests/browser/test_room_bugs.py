@@ -95,6 +95,11 @@ def test_an_aborted_game_says_aborted_with_no_score_line(browser_player, live_se
     black.reload()
     expect(black.get_by_test_id("status")).to_have_text("Aborted")
     expect(black.get_by_test_id("score-change-black")).to_be_hidden()
+    black.get_by_test_id("replay-link").click()
+    expect(black.get_by_test_id("replay-result")).to_have_text("Aborted")
+    expect(black.get_by_test_id("replay-reason")).to_have_count(0)
+    black.get_by_test_id("nav-profile").click()
+    expect(black.get_by_test_id("game-result")).to_have_text("aborted")
 
 
 def test_the_side_to_move_sees_the_abort_countdown_for_each_first_move(
