@@ -122,8 +122,18 @@ _ROOM = (
     N_("Your opponent wants to resume."),
     N_("Your session was ended by the server's host."),
 )
+# The room's move list, abort countdown and renju hints (and the board's mark for them).
+_ROOM_PLAY = (
+    N_("Aborted"),
+    N_("Move {n}: black {point}"),
+    N_("Move {n}: white {point}"),
+    N_("Move within {time} or the game is aborted."),
+    N_("The game is aborted unless a move comes within {time}."),
+    N_("forbidden for black"),
+)
 _REPLAY = (
     N_("Move {n} of {total}"),
 )
 
-JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(_BOARD + _HALL + _ROOM + _REPLAY))
+JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _REPLAY))

@@ -24,6 +24,11 @@ class Ruleset:
         """Whether an unbroken line of ``length`` stones of ``color`` wins."""
         return length == 5
 
+    def forbids(self, color: str) -> bool:
+        """Whether any point can ever be forbidden to ``color``: lets callers skip asking
+        `forbidden_kind` point by point."""
+        return False
+
     def forbidden_kind(self, board: Board, row: int, col: int, color: str) -> str | None:
         """Why ``color`` may not play at the empty point ``(row, col)`` (one of
         `FORBIDDEN_KINDS`), or None if the move is allowed. Rulesets without forbidden
@@ -85,6 +90,9 @@ class Renju(Ruleset):
 
     def wins(self, length: int, color: str) -> bool:
         return length == 5 or (length > 5 and color != BLACK)
+
+    def forbids(self, color: str) -> bool:
+        return color == BLACK
 
     def forbidden_kind(self, board: Board, row: int, col: int, color: str) -> str | None:
         if color != BLACK:

@@ -31,6 +31,7 @@ from gobang.services.notices import Notice
 from gobang.services.play.draws import Draws
 from gobang.services.play.factory import ClockChoice, GameFactory
 from gobang.services.play.finisher import Finisher
+from gobang.services.play.hints import Hints
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.move_writer import MoveWriter
 from gobang.services.play.moves import Moves
@@ -65,6 +66,7 @@ class Play:
     rematches: Rematches
     chat: RoomChat
     maintenance: Maintenance
+    hints: Hints
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(
         table, clock, ClockChoice(cfg["CLOCK_INITIAL_SECONDS"], cfg["CLOCK_INCREMENT_SECONDS"]),
-        bus, finisher)
+        bus, finisher, cfg["ABORT_SECONDS"])
     attendance = Attendance()
     chat = RoomChat(attendance, chat_limiter)
     rematches = Rematches(table, factory, maintenance)
@@ -150,6 +152,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
         timekeeper=Timekeeper(table, clock, grace, cfg["ABORT_SECONDS"], finisher),
         draws=Draws(table, finisher), takebacks=TakeBacks(table, clock, MAX_UNDOS),
         pauses=Pauses(table, clock), rematches=rematches, chat=chat, maintenance=maintenance,
+        hints=Hints(table),
     )
 
 

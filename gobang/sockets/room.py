@@ -15,6 +15,7 @@ from gobang.sockets.base import (
     acknowledged,
     game_room,
     id_field,
+    int_field,
     ok,
     user_room,
 )
@@ -54,9 +55,15 @@ class RoomNamespace(SessionNamespace):
     @acknowledged
     def on_place_stone(self, data: dict[str, Any]) -> dict[str, Any]:
         game_id = id_field(data)
-        row, col = data.get("row"), data.get("col")
+        # A missing or non-integer coordinate is a malformed request; an integer off the
+        # board is the referee's `out_of_range`.
+        row, col = int_field(data, "row"), int_field(data, "col")
         self.publish(self.play.moves.place_stone(game_id, self.user_id(), row, col))
         return ok()
+
+    @acknowledged
+    def on_forbidden_points(self, data: dict[str, Any]) -> dict[str, Any]:
+        return ok(**self.play.hints.forbidden_points(id_field(data)))
 
     @acknowledged
     def on_resign(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@
  *   board.setWinLine([[7, 3], [7, 4], ...]);
  *   board.setInteractive(true, "black");  // the colour drives the hover preview
  *   board.setConfirm(true);               // a first pick only previews; the same point again plays
+ *   board.setMarks([[7, 7]]);             // marked empty points (renju's forbidden points)
  *
  * The grid and labels are one SVG with a viewBox (crisp at any size); the points are a CSS grid
  * of real <button>s laid over it, so clicks, focus and screen readers work without extra code.
@@ -23,8 +24,12 @@ const LETTERS = "abcdefghijklmno";
 // h8, d4, l4, d12, l12 as [row, col]; row 0 is rank 15.
 const STAR_POINTS = [[7, 7], [11, 3], [11, 11], [3, 3], [3, 11]];
 const SVG_NS = "http://www.w3.org/2000/svg";
-// Points sit at 1..15 in a 16-unit viewBox, leaving half a unit of margin for the labels.
-const VIEW = SIZE + 1;
+// Points sit at MARGIN..MARGIN+14 in the viewBox. A stone reaches .45 beyond its point, so the
+// margin leaves the coordinate labels a strip of their own that no edge stone covers.
+// site.css places the grid of points to match: left/top (MARGIN - .5) / VIEW, width 15 / VIEW.
+const MARGIN = 1.3;
+const VIEW = SIZE - 1 + 2 * MARGIN;
+const LABEL_AT = 0.55;  // the labels' centre line, from the board's outer edge
 
 function stoneDescription(stone) {
   return stone.color === "black" ? t("black stone, move {n}", {n: stone.n})
@@ -42,20 +47,24 @@ function svgEl(name, attrs) {
   return el;
 }
 
+const at = (index) => MARGIN + index;
+
 function gridLines() {
   const group = svgEl("g", {class: "board-lines"});
-  for (let i = 1; i <= SIZE; i++) {
-    group.appendChild(svgEl("line", {x1: 1, y1: i, x2: SIZE, y2: i}));
-    group.appendChild(svgEl("line", {x1: i, y1: 1, x2: i, y2: SIZE}));
+  const first = at(0);
+  const last = at(SIZE - 1);
+  for (let i = 0; i < SIZE; i++) {
+    group.appendChild(svgEl("line", {x1: first, y1: at(i), x2: last, y2: at(i)}));
+    group.appendChild(svgEl("line", {x1: at(i), y1: first, x2: at(i), y2: last}));
   }
-  group.appendChild(svgEl("rect", {class: "board-edge", x: 1, y: 1, width: SIZE - 1, height: SIZE - 1}));
+  group.appendChild(svgEl("rect", {class: "board-edge", x: first, y: first, width: SIZE - 1, height: SIZE - 1}));
   return group;
 }
 
 function starPoints() {
   const group = svgEl("g", {class: "board-stars"});
   for (const [row, col] of STAR_POINTS) {
-    group.appendChild(svgEl("circle", {cx: col + 1, cy: row + 1, r: 0.12}));
+    group.appendChild(svgEl("circle", {cx: at(col), cy: at(row), r: 0.12}));
   }
   return group;
 }
@@ -69,10 +78,10 @@ function label(text, x, y) {
 function coordinateLabels() {
   const group = svgEl("g", {class: "board-labels", "aria-hidden": "true"});
   for (let i = 0; i < SIZE; i++) {
-    group.appendChild(label(LETTERS[i], i + 1, 0.45));
-    group.appendChild(label(LETTERS[i], i + 1, VIEW - 0.45));
-    group.appendChild(label(String(SIZE - i), 0.45, i + 1));
-    group.appendChild(label(String(SIZE - i), VIEW - 0.45, i + 1));
+    group.appendChild(label(LETTERS[i], at(i), LABEL_AT));
+    group.appendChild(label(LETTERS[i], at(i), VIEW - LABEL_AT));
+    group.appendChild(label(String(SIZE - i), LABEL_AT, at(i)));
+    group.appendChild(label(String(SIZE - i), VIEW - LABEL_AT, at(i)));
   }
   return group;
 }
@@ -100,6 +109,7 @@ export class GobangBoard {
     this.moveCount = 0;
     this.lastIndex = -1;
     this.winIndexes = new Set();
+    this.marks = new Set();
     this.focusIndex = 7 * SIZE + 7;
     this.build();
   }
@@ -162,6 +172,12 @@ export class GobangBoard {
     this.refreshAll();
   }
 
+  /** Marks empty points (renju's forbidden points for black); [] clears the marks. */
+  setMarks(points) {
+    this.marks = new Set((points || []).map(([row, col]) => row * SIZE + col));
+    this.refreshAll();
+  }
+
   setInteractive(on, color) {
     this.interactive = Boolean(on);
     if (!this.interactive) this.pendingIndex = -1;
@@ -214,6 +230,9 @@ export class GobangBoard {
     } else if (pending) {
       delete btn.dataset.stone;
       btn.setAttribute("aria-description", t("selected: press again to place your stone"));
+    } else if (this.marks.has(index)) {
+      delete btn.dataset.stone;
+      btn.setAttribute("aria-description", t("forbidden for black"));
     } else {
       delete btn.dataset.stone;
       btn.removeAttribute("aria-description");
@@ -221,6 +240,7 @@ export class GobangBoard {
     btn.classList.toggle("pending", pending);
     btn.classList.toggle("last", index === this.lastIndex);
     btn.classList.toggle("win", this.winIndexes.has(index));
+    btn.classList.toggle("marked", !stone && this.marks.has(index));
     btn.setAttribute("aria-disabled", String(!this.interactive || Boolean(stone)));
     btn.textContent = stone && this.showNumbers ? String(stone.n) : "";
   }

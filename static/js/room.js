@@ -7,10 +7,13 @@
 
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, connect, haveSocketIo} from "./page.js";
+import {AbortCountdown} from "./room/abort.js";
 import {AwayNotice} from "./room/away.js";
 import {BoardController} from "./room/board_controller.js";
-import {roomChat} from "./room/chat.js";
+import {RoomChat} from "./room/chat.js";
 import {Clocks} from "./room/clock.js";
+import {ForbiddenHints} from "./room/hints.js";
+import {MoveList} from "./room/move_list.js";
 import {Offers} from "./room/offers.js";
 import {Panel} from "./room/panel.js";
 import {PauseVotes} from "./room/pause.js";
@@ -53,17 +56,33 @@ function startRoom(root) {
   const offers = new Offers({
     game: game, panel: panel, send: send, showNotice: showNotice, leave: (url) => session.leave(url),
   });
+  const abort = new AbortCountdown($("abort-notice"), game);
+  const hints = new ForbiddenHints({toggle: $("forbidden-toggle"), option: $("forbidden-option")},
+    {game: game, send: send, mark: (points) => controller.setMarks(points)});
   const pause = new PauseVotes({
-    game: game, panel: panel, clocks: clocks, send: send, showNotice: showNotice, refresh: refresh,
+    game: game, panel: panel, clocks: clocks, send: send, showNotice: showNotice, abort: abort,
+    refresh: () => {
+      hints.update();  // no marks while paused; the position's marks again on resuming
+      refresh();
+    },
   });
-  const chat = roomChat({log: $("room-chat-log"), form: $("room-chat-form"), input: $("room-chat-input")},
+  const chat = new RoomChat({log: $("room-chat-log"), form: $("room-chat-form"), input: $("room-chat-input")},
     {send: send, showError: (message) => notices.showError(message)});
+  const moveList = new MoveList({list: $("move-list"), live: $("live-button")},
+    {game: game, view: (count) => controller.view(count)});
 
   function refresh() {
     panel.render();
     clocks.render();
     controller.update();
     title.update();
+    abort.render();
+  }
+
+  /** After the moves change: the list, and the hints for the new position. */
+  function movesChanged() {
+    moveList.render();
+    hints.update();
   }
 
   function join() {
@@ -84,12 +103,22 @@ function startRoom(root) {
     controller.showPosition(state.result ? state.result.line : null);
     panel.clearScoreChanges();
     if (state.result) panel.showScoreChanges(state.result);
+    chat.showHistory(state.chat);
+    showSpectators(state.spectators || 0);
+    abort.set(state.abort_seconds);
+    movesChanged();
     refresh();
+  }
+
+  function showSpectators(count) {
+    $("spectators").textContent = count > 0 ? t("{count} watching", {count: count}) : "";
   }
 
   function onGameReady(data) {
     game.begin(data);
     clocks.set(data.clocks);
+    abort.set(data.abort_seconds);
+    movesChanged();
     refresh();
   }
 
@@ -100,16 +129,22 @@ function startRoom(root) {
     }
     controller.addMove(data.row, data.col, data.color);
     clocks.set(data.clocks === undefined ? clocks.reading : data.clocks);
+    abort.set(data.abort_seconds);
     sound.play();
+    movesChanged();
     refresh();
   }
 
   function onGameOver(data) {
     game.finish(data.result);
+    // The clocks as the game ended: a fallen flag reads 00:00, not its last reading.
+    if (data.clocks) clocks.set(data.clocks);
     panel.setConfirmingResign(false);
     away.hide();
+    abort.set(null);
     controller.setWinLine(data.result.line);
     panel.showScoreChanges(data.result);
+    hints.update();
     refresh();
   }
 
@@ -117,6 +152,7 @@ function startRoom(root) {
     game.takeBack(data.moves);
     controller.showPosition();
     showNotice(t("A move was taken back."));
+    movesChanged();
     refresh();
   }
 
@@ -125,7 +161,7 @@ function startRoom(root) {
   socket.on("game_over", onGameOver);
   socket.on("undone", onUndone);
   socket.on("chat", (data) => chat.receive(data));
-  socket.on("spectators", (data) => { $("spectators").textContent = t("{count} watching", {count: data.count}); });
+  socket.on("spectators", (data) => showSpectators(data.count));
   away.listen(socket);
   offers.listen(socket);
   pause.listen(socket);

@@ -118,3 +118,12 @@ def test_shared_rules_follow_an_overridden_wins(length: int, expected: str) -> N
     for c in range(1, length):
         board.put(7, c, "white")
     assert SixOnly().outcome_after(board, 7, 0, "white") == expected
+
+
+@pytest.mark.parametrize(("name", "color", "expected"), [
+    ("renju", "black", True), ("renju", "white", False),
+    ("freestyle", "black", False), ("standard", "black", False),
+])
+def test_only_renju_forbids_points_and_only_to_black(name: str, color: str,
+                                                    expected: bool) -> None:
+    assert ruleset_named(name).forbids(color) is expected

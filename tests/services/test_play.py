@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from sqlalchemy import func, select
 
 from gobang.extensions import db
 from gobang.models import Game, Move
+from gobang.rules import SIZE, IllegalMove, forbidden_kind
+from gobang.rules import Game as RulesGame
 from gobang.services.notices import ActionError
+from gobang.services.play.hints import _near_black
 from tests.services.conftest import events
 
 FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
@@ -185,3 +190,26 @@ def test_restore_charges_the_thinking_time_used_before_the_server_stopped(env, u
     left = live.clocks.snapshot(clock())
     assert left["white_ms"] == 600_000 - 20_000
     assert left["black_ms"] == 600_000
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_forbidden_points_near_black_stones_are_all_of_them(seed):
+    """Hints check only the points within four steps of a black stone; on crowded random
+    renju positions that finds exactly what checking every empty point finds."""
+    rng = random.Random(seed)
+    game = RulesGame("renju")
+    centre = [(r, c) for r in range(3, 12) for c in range(3, 12)]
+    rng.shuffle(centre)
+    for point in centre[:60]:
+        try:
+            if game.place(*point) is not None:
+                break
+        except IllegalMove:
+            continue
+    taken = set(game.moves)
+    everywhere = {(r, c) for r in range(SIZE) for c in range(SIZE)
+                  if (r, c) not in taken and forbidden_kind(game.board, r, c) is not None}
+    near = {p for p in _near_black(tuple(game.moves)[0::2]) - taken
+            if forbidden_kind(game.board, *p) is not None}
+    assert everywhere  # each seed's position has some, so the comparison means something
+    assert near == everywhere

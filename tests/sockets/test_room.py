@@ -88,7 +88,8 @@ def test_accepted_move_reaches_players_and_spectators(game_between, player):
         placed = p.received("/room", "stone_placed")
         assert placed == [{"game_id": game_id, "row": 7, "col": 7, "color": "black", "move": 1,
                            "to_move": "white",
-                           "clocks": {"black_ms": 600_000, "white_ms": 600_000}}]
+                           "clocks": {"black_ms": 600_000, "white_ms": 600_000},
+                           "abort_seconds": 30}]
 
 
 def test_accepted_move_is_saved(game_between, app):
@@ -106,10 +107,15 @@ def test_accepted_move_is_saved(game_between, app):
         ("white", {"row": 7, "col": 7}, "not_your_turn"),
         ("black", {"row": 15, "col": 0}, "out_of_range"),
         ("black", {"row": -1, "col": 3}, "out_of_range"),
-        ("black", {"row": "7", "col": 3}, "out_of_range"),
-        ("black", {"row": True, "col": 3}, "out_of_range"),
-        ("black", {"row": None, "col": 3}, "out_of_range"),
-        ("black", {"row": 2.5, "col": 3}, "out_of_range"),
+        ("black", {"row": 3, "col": 15}, "out_of_range"),
+        ("black", {"col": 3}, "bad_request"),
+        ("black", {"row": 3}, "bad_request"),
+        ("black", {}, "bad_request"),
+        ("black", {"row": "7", "col": 3}, "bad_request"),
+        ("black", {"row": 7, "col": "3"}, "bad_request"),
+        ("black", {"row": True, "col": 3}, "bad_request"),
+        ("black", {"row": None, "col": 3}, "bad_request"),
+        ("black", {"row": 2.5, "col": 3}, "bad_request"),
         ("spectator", {"row": 7, "col": 7}, "not_in_game"),
     ],
 )
@@ -158,7 +164,8 @@ def test_five_in_a_row_ends_the_game_with_line_and_scores(game_between, app):
         "winner": "black", "winner_id": black.id, "reason": "five",
         "line": [[7, 3], [7, 4], [7, 5], [7, 6], [7, 7]],
         "scores": {"black": {"before": 1000, "after": 1030},
-                   "white": {"before": 1000, "after": 970}}}}]
+                   "white": {"before": 1000, "after": 970}}},
+        "clocks": {"black_ms": 620_000, "white_ms": 620_000}}]
     assert black.http.get("/api/me").get_json()["score"] == 1030
     me = white.http.get("/api/me").get_json()
     assert (me["score"], me["games"], me["wins"], me["losses"], me["draws"]) == (970, 1, 0, 1, 0)

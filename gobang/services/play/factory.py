@@ -37,8 +37,9 @@ class ClockChoice:
 
 class GameFactory:
     def __init__(self, table: GameTable, clock: Clock, default_clock: ClockChoice,
-                 bus: Bus, finisher: Finisher) -> None:
+                 bus: Bus, finisher: Finisher, abort_seconds: float) -> None:
         self.table = table
+        self.abort_seconds = abort_seconds
         self.clock = clock
         self.default_clock = default_clock
         self.bus = bus
@@ -69,7 +70,7 @@ class GameFactory:
             white=Seat(white.id, white.username, white.score),
             rules=RulesGame(ruleset),
             clocks=Clocks(initial * 1000, initial * 1000, increment * 1000),
-            created_at=self.clock(),
+            created_at=self.clock(), abort_seconds=self.abort_seconds,
         )
         self.table.add(live)
         event(log, "game_created", game_id=row.id, black=black.id, white=white.id,
@@ -85,6 +86,7 @@ class GameFactory:
         now = self.clock()
         for row in rows:
             live = _from_row(row, now, last_alive)
+            live.abort_seconds = self.abort_seconds
             self.table.add(live)
             outcome = live.rules.outcome
             if outcome is not None:

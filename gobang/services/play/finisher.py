@@ -47,7 +47,8 @@ class Finisher:
         self.metrics.game_ended(ending.reason)
         event(log, "game_over", game_id=live.game_id, winner=ending.winner,
               reason=ending.reason)
-        return [room_notice("game_over", live, result=result),
+        # The final clocks, so that pages show a fallen flag as 00:00 (an extension).
+        return [room_notice("game_over", live, result=result, clocks=clocks),
                 *self.bus.publish(GameEnded(live.game_id, live.user_ids()))]
 
     def resign(self, game_id: int, user_id: int) -> list[Notice]:

@@ -84,6 +84,8 @@ class LiveGame:
     spectators: set[str] = field(default_factory=set)
     # Start of the window in which the side to move must make its first move, else abort.
     abort_from: float | None = None
+    # How long that window lasts (config ABORT_SECONDS); only to tell the players.
+    abort_seconds: float = 0.0
     draw_offer: str | None = None
     undo_request: str | None = None
     undos: dict[str, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
@@ -106,6 +108,13 @@ class LiveGame:
 
     def to_move(self) -> str | None:
         return None if self.status == Status.FINISHED else self.rules.to_move
+
+    def abort_left(self, now: float) -> float | None:
+        """Seconds the side to move has left to make its first move before the game is
+        aborted; None when no such window is open (or while paused, when it stands still)."""
+        if self.abort_from is None or self.paused or self.status != Status.PLAYING:
+            return None
+        return round(max(0.0, self.abort_seconds - (now - self.abort_from)), 1)
 
     def live_summary(self) -> dict[str, Any]:
         return {
@@ -133,6 +142,8 @@ class LiveGame:
             "undo_request": self.undo_request,
             "pause_request": self.pause_request,
             "resume_votes": sorted(self.resume_votes),
+            "spectators": len(self.spectators),
+            "abort_seconds": self.abort_left(now),
         }
 
 

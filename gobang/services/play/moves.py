@@ -66,6 +66,7 @@ class Moves:
         notices = [room_notice(
             "stone_placed", live, row=row, col=col, color=color, move=number,
             to_move=None if outcome else live.rules.to_move, clocks=self.table.clocks(live),
+            abort_seconds=None if outcome else live.abort_left(now),
         )]
         if outcome is not None:
             line = [list(p) for p in outcome.line] if outcome.line else None

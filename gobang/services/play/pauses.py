@@ -62,4 +62,5 @@ class Pauses:
                 live.clocks.start(live.pause_running, now)
             if live.abort_from is not None:
                 live.abort_from = now
-            return [room_notice("resumed", live, clocks=self.table.clocks(live))]
+            return [room_notice("resumed", live, clocks=self.table.clocks(live),
+                                abort_seconds=live.abort_left(now))]

@@ -37,8 +37,11 @@ class Rematches:
         if row.status != Status.FINISHED:
             raise ActionError(
                 "conflict", gettext("A rematch can be offered once the game is over."))
-        if db.session.scalar(select(Game.id).where(Game.rematch_of == row.id)) is not None:
-            raise ActionError("conflict", gettext("The rematch has already started."))
+        rematch_id = db.session.scalar(select(Game.id).where(Game.rematch_of == row.id))
+        if rematch_id is not None:
+            # The id lets a page that missed rematch_ready still take the player there.
+            raise ActionError("conflict", gettext("The rematch has already started."),
+                              game_id=rematch_id)
         for other in (row.black_id, row.white_id):
             if self.table.current_game_of(other) is not None:
                 raise ActionError("busy", gettext("A player is already in another game."))

@@ -104,10 +104,10 @@ class Seating:
             status=Status.PLAYING, started_at=utcnow()))
         db.session.commit()
         live.status = Status.PLAYING
-        live.abort_from = self.clock()
+        live.abort_from = now = self.clock()
         return [room_notice("game_ready", live, black=live.black.player(),
                             white=live.white.player(), to_move=BLACK,
-                            clocks=self.table.clocks(live))]
+                            clocks=self.table.clocks(live), abort_seconds=live.abort_left(now))]
 
 
 def _finished_state(game_id: int, user_id: int) -> dict[str, Any]:

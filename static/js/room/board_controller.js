@@ -2,7 +2,8 @@
  * Between the board (board.js, which knows nothing of sockets) and the game: a pick becomes one
  * place_stone request at a time, and only on our turn; the move-number and confirm-move options;
  * every move read out in the live region. Arrow keys and Enter on the board are board.js's own.
- * Nothing is drawn until the server says it happened.
+ * Nothing is drawn until the server says it happened. While the player looks at an earlier
+ * position (the move list), the board shows that one and takes no picks; the game goes on.
  */
 
 import {GobangBoard, notation} from "../board.js";
@@ -20,6 +21,9 @@ export class BoardController {
     this.connected = connected;
     this.announcer = elements.announcer;
     this.placing = false;
+    this.viewing = null;  // the number of moves shown while looking back, or null: live
+    this.winLine = null;
+    this.marks = [];
     this.board = new GobangBoard(elements.board, {
       onPlay: (row, col) => this.place(row, col), confirm: readSetting(CONFIRM_KEY),
     });
@@ -43,24 +47,53 @@ export class BoardController {
     this.send("place_stone", {row: row, col: col}, done, done);
   }
 
-  /** The board takes picks only on our turn, while connected, with no move on its way. */
+  /** The board takes picks only on our turn, while connected, with no move on its way, and
+      only when it shows the live position. */
   update() {
-    this.board.setInteractive(this.game.isMyTurn() && this.connected() && !this.placing, this.game.you);
+    const live = this.viewing === null;
+    this.board.setInteractive(live && this.game.isMyTurn() && this.connected() && !this.placing, this.game.you);
   }
 
   /** Draws the game's whole position (after a join or a take-back) and its winning line. */
   showPosition(line = null) {
-    this.board.setMoves(this.game.moves);
-    this.board.setWinLine(line);
+    this.winLine = line;
+    this.marks = [];
+    if (this.viewing !== null && this.viewing >= this.game.moves.length) this.viewing = null;
+    this.draw();
   }
 
   setWinLine(line) {
-    this.board.setWinLine(line);
+    this.winLine = line;
+    if (this.viewing === null) this.board.setWinLine(line);
   }
 
   addMove(row, col, color) {
-    this.board.addMove(row, col, color);
+    this.marks = [];
+    if (this.viewing === null) {
+      this.board.setMarks([]);
+      this.board.addMove(row, col, color);
+    }
     this.announce(color, row, col);
+  }
+
+  /** Shows the position after the first `count` moves, or the live one when count is null. */
+  view(count) {
+    this.viewing = count === null || count >= this.game.moves.length ? null : count;
+    this.draw();
+    this.update();
+  }
+
+  /** Marks points on the live position (renju's forbidden points for black). */
+  setMarks(points) {
+    this.marks = points;
+    if (this.viewing === null) this.board.setMarks(points);
+  }
+
+  draw() {
+    const live = this.viewing === null;
+    this.board.setMoves(live ? this.game.moves : this.game.moves.slice(0, this.viewing));
+    this.board.setWinLine(live ? this.winLine : null);
+    this.board.setMarks(live ? this.marks : []);
   }
 
   /** Screen readers hear every move: "black h8". */

@@ -93,6 +93,9 @@ export class Offers {
     this.send("rematch", {}, () => {
       if (this.game.rematchBy === null) this.game.rematchBy = this.game.you;
       this.panel.renderRematch();
+    }, (ack) => {
+      // A rematch already played (this page missed rematch_ready): offer the way there.
+      if (ack.error === "conflict" && ack.game_id) this.panel.showRematchGame(ack.game_id);
     });
   }
 

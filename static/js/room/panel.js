@@ -12,6 +12,10 @@ const REASONS = {
 };
 const RULESETS = {freestyle: t("freestyle"), standard: t("standard"), renju: t("renju")};
 
+function isAborted(result) {
+  return Boolean(result) && result.reason === "aborted";
+}
+
 function panelElements() {
   return {
     status: $("status"),
@@ -29,6 +33,9 @@ function panelElements() {
     endControls: $("end-controls"),
     rematchButton: $("rematch-button"),
     rematchStatus: $("rematch-status"),
+    rematchLink: $("rematch-link"),
+    newOpponent: $("new-opponent-link"),
+    root: $("room"),
     cards: {black: $("player-black"), white: $("player-white")},
   };
 }
@@ -42,6 +49,7 @@ export class Panel {
 
   render() {
     this.ui.rulesetName.textContent = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    this.ui.root.classList.toggle("paused", this.game.status === "playing" && this.game.paused);
     for (const color of COLORS) this.renderCard(color);
     this.renderStatus();
     this.renderControls();
@@ -56,7 +64,8 @@ export class Panel {
     const score = card.querySelector(".score");
     if (player && !score.dataset.final) score.textContent = String(player.score);
     show(card.querySelector(".you-tag"), game.you === color);
-    const turn = game.status === "playing" && game.toMove === color;
+    // A paused game has nobody's clock running, so nobody's turn is highlighted.
+    const turn = game.status === "playing" && !game.paused && game.toMove === color;
     card.classList.toggle("turn", turn);
     if (turn) card.setAttribute("aria-current", "true");
     else card.removeAttribute("aria-current");
@@ -70,6 +79,7 @@ export class Panel {
       if (!game.isPlayer()) return game.toMove === "white" ? t("White to move") : t("Black to move");
       return game.toMove === game.you ? t("Your turn") : t("Opponent's turn");
     }
+    if (isAborted(game.result)) return t("Aborted");
     const winner = game.result ? game.result.winner : null;
     if (!winner) return t("Draw");
     if (!game.isPlayer()) return winner === "white" ? t("White won") : t("Black won");
@@ -81,7 +91,8 @@ export class Panel {
     if (!game.loaded) return;
     ui.status.textContent = this.statusText();
     ui.status.dataset.state = game.status;
-    const finished = game.status === "finished" && game.result;
+    // "Aborted" says it all; a reason line under it would only repeat it.
+    const finished = game.status === "finished" && game.result && !isAborted(game.result);
     ui.reason.textContent = finished ? REASONS[game.result.reason] || game.result.reason : "";
     show(ui.reason, Boolean(finished));
   }
@@ -95,16 +106,18 @@ export class Panel {
     const {game, ui} = this;
     const live = game.status === "waiting" || game.status === "playing";
     const playing = game.status === "playing";
+    const offering = playing && !game.paused;
     show(ui.controls, game.loaded && game.isPlayer());
     show(ui.playControls, live && !this.confirmingResign);
     show(ui.resignBox, live && this.confirmingResign);
     show(ui.endControls, game.status === "finished");
-    ui.drawButton.disabled = !playing || game.drawOfferBy !== null;
+    ui.drawButton.disabled = !offering || game.drawOfferBy !== null;
     ui.drawButton.textContent = game.drawOfferBy === game.you ? t("Draw offered") : t("Offer draw");
-    ui.undoButton.disabled = !playing || game.undoRequestBy !== null || !game.haveMoved();
+    ui.undoButton.disabled = !offering || game.undoRequestBy !== null || !game.haveMoved();
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
     this.renderPauseButton(playing);
     this.renderRematch();
+    ui.newOpponent.href = `${ui.newOpponent.dataset.hall}?match=${encodeURIComponent(game.ruleset || "")}`;
   }
 
   renderPauseButton(playing) {
@@ -124,6 +137,14 @@ export class Panel {
     ui.rematchButton.textContent = theirs ? t("Accept rematch") : t("Rematch");
     ui.rematchStatus.textContent = mine ? t("Rematch offered; waiting for your opponent.")
       : theirs ? t("Your opponent offers a rematch.") : "";
+  }
+
+  /** The rematch was already played: the button gives way to a link to that game. */
+  showRematchGame(gameId) {
+    this.ui.rematchLink.href = `/game/${gameId}`;
+    show(this.ui.rematchLink, true);
+    show(this.ui.rematchButton, false);
+    this.ui.rematchStatus.textContent = "";
   }
 
   renderPrompts() {
@@ -158,7 +179,8 @@ export class Panel {
   }
 
   showScoreChanges(result) {
-    if (!result.scores) return;
+    // An aborted game changes no score: a "+0" line would read as a result.
+    if (!result.scores || isAborted(result)) return;
     for (const color of COLORS) {
       const change = result.scores[color];
       if (!change) continue;

@@ -6,13 +6,14 @@ import {$} from "../page.js";
 
 export class PauseVotes {
   /** send(event, payload) makes a request about this game; refresh() redraws the whole room. */
-  constructor({game, panel, clocks, send, showNotice, refresh}) {
+  constructor({game, panel, clocks, send, showNotice, refresh, abort}) {
     this.game = game;
     this.panel = panel;
     this.clocks = clocks;
     this.send = send;
     this.showNotice = showNotice;
     this.refresh = refresh;
+    this.abort = abort;
   }
 
   bindButtons() {
@@ -63,6 +64,7 @@ export class PauseVotes {
     this.game.paused = false;
     this.game.resumeVotes = [];
     this.clocks.set(data.clocks);
+    this.abort.set(data.abort_seconds);
     this.refresh();
   }
 }

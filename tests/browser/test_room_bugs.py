@@ -1,0 +1,204 @@
+"""The room's surprises of an evening of play (issue 13), each reproduced in Chromium: chat
+after a reload, the clock after a flag fall, a paused game, an aborted game, edge labels, the
+spectator count, and a stale Rematch button."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_game import click_point, match
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+def say(page, text: str) -> None:
+    page.get_by_test_id("room-chat-input").fill(text)
+    page.get_by_test_id("room-chat-send").click()
+
+
+def chat_lines(page) -> list[str]:
+    return page.locator("[data-testid=room-chat-log] li").all_inner_texts()
+
+
+def test_room_chat_history_is_shown_after_a_reload_in_order_and_once(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    say(black, "good luck")
+    say(white, "have fun")
+    expect(black.get_by_test_id("room-chat-log").locator("li")).to_have_count(2)
+    black.reload()
+    log = black.get_by_test_id("room-chat-log").locator("li")
+    expect(log).to_have_count(2)
+    assert [line.split(": ", 1)[1] for line in chat_lines(black)] == ["good luck", "have fun"]
+    say(white, "welcome back")
+    expect(log).to_have_count(3)
+    black.context.set_offline(True)
+    expect(black.get_by_test_id("connection-notice")).to_be_visible(timeout=30_000)
+    black.context.set_offline(False)
+    expect(black.get_by_test_id("connection-notice")).to_be_hidden(timeout=30_000)
+    expect(black.get_by_test_id("status")).to_have_text("Your turn")
+    black.wait_for_timeout(300)
+    assert [line.split(": ", 1)[1] for line in chat_lines(black)] == [
+        "good luck", "have fun", "welcome back"]
+
+
+def test_chat_role_tags_are_badges_without_brackets(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    say(black, "hi")
+    tag = white.locator("[data-testid=room-chat-log] .role-tag")
+    expect(tag).to_have_text("black")
+    assert tag.evaluate("node => getComputedStyle(node).borderRadius") != "0px"
+
+
+@pytest.mark.parametrize("live_env", [{"GOBANG_CLOCK_INITIAL_SECONDS": "3",
+                                       "GOBANG_CLOCK_INCREMENT_SECONDS": "0"}])
+def test_a_fallen_flag_reads_00_00(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    click_point(black, "h8")
+    for page in (black, white):
+        expect(page.get_by_test_id("result-reason")).to_have_text("out of time", timeout=15_000)
+        expect(page.get_by_test_id("clock-white")).to_have_text("00:00")
+        expect(page.get_by_test_id("clock-black")).to_have_text("00:03")
+
+
+def test_a_paused_game_looks_paused(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    click_point(black, "h8")
+    expect(white.get_by_test_id("status")).to_have_text("Your turn")
+    black.get_by_test_id("pause-button").click()
+    white.get_by_test_id("pause-accept").click()
+    for page in (black, white):
+        expect(page.get_by_test_id("status")).to_have_text("Paused")
+        expect(page.get_by_test_id("player-white")).not_to_have_class(re.compile(r"\bturn\b"))
+        expect(page.get_by_test_id("player-black")).not_to_have_class(re.compile(r"\bturn\b"))
+        expect(page.get_by_test_id("draw-button")).to_be_disabled()
+        expect(page.get_by_test_id("undo-button")).to_be_disabled()
+    frozen = white.get_by_test_id("clock-white").inner_text()
+    white.wait_for_timeout(1500)
+    expect(white.get_by_test_id("clock-white")).to_have_text(frozen)
+    for page in (black, white):
+        page.get_by_test_id("pause-button").click()
+    expect(white.get_by_test_id("player-white")).to_have_class(re.compile(r"\bturn\b"))
+    expect(black.get_by_test_id("undo-button")).to_be_enabled()
+
+
+@pytest.mark.parametrize("live_env", [{"GOBANG_ABORT_SECONDS": "3"}])
+def test_an_aborted_game_says_aborted_with_no_score_line(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    for page in (black, white):
+        expect(page.get_by_test_id("status")).to_have_text("Aborted", timeout=15_000)
+        expect(page.get_by_test_id("score-change-black")).to_be_hidden()
+        expect(page.get_by_test_id("score-change-white")).to_be_hidden()
+        expect(page.get_by_test_id("score-black")).to_have_text("1000")
+    black.reload()
+    expect(black.get_by_test_id("status")).to_have_text("Aborted")
+    expect(black.get_by_test_id("score-change-black")).to_be_hidden()
+    black.get_by_test_id("replay-link").click()
+    expect(black.get_by_test_id("replay-result")).to_have_text("Aborted")
+    expect(black.get_by_test_id("replay-reason")).to_have_count(0)
+    black.get_by_test_id("nav-profile").click()
+    expect(black.get_by_test_id("game-result")).to_have_text("aborted")
+
+
+def test_the_side_to_move_sees_the_abort_countdown_for_each_first_move(
+    browser_player, live_server
+):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    countdown = re.compile(r"Move within 0:[0-3]\d or the game is aborted\.")
+    expect(black.get_by_test_id("abort-notice")).to_have_text(countdown)
+    expect(white.get_by_test_id("abort-notice")).to_contain_text("aborted unless a move")
+    click_point(black, "h8")
+    expect(white.get_by_test_id("abort-notice")).to_have_text(countdown)
+    expect(black.get_by_test_id("abort-notice")).to_contain_text("aborted unless a move")
+    click_point(white, "h9")
+    for page in (black, white):
+        expect(page.get_by_test_id("abort-notice")).to_be_hidden()
+
+
+def test_the_abort_countdown_in_chinese(browser_player, live_server):
+    english = browser_player("ben")
+    chinese = browser_player("ann", locale="zh-CN")
+    black, _white = match(english, chinese, live_server.url)
+    text = r"请在 0:[0-3]\d 内落子" if chinese is black else r"若 0:[0-3]\d 内无人落子"
+    expect(chinese.get_by_test_id("abort-notice")).to_have_text(re.compile(text))
+
+
+# Stones on every edge and corner next to the labels: a15, c15, o15, a3, o1, h1, a8, o8.
+EDGE_POINTS = ["a15", "c15", "o15", "a3", "o1", "h1", "a8", "o8"]
+
+LABELS_COVERED = """() => {
+  const points = document.querySelectorAll("[data-testid=board] .point[data-stone]");
+  const stones = [...points].map((p) => {
+    const r = p.getBoundingClientRect();
+    // The stone is drawn 5% inside its point (site.css, .point::before).
+    const inset = r.width * 0.05;
+    return {left: r.left + inset, right: r.right - inset,
+            top: r.top + inset, bottom: r.bottom - inset};
+  });
+  const covered = [];
+  for (const label of document.querySelectorAll("[data-testid=board] .board-labels text")) {
+    const l = label.getBoundingClientRect();
+    for (const s of stones) {
+      if (l.left < s.right && s.left < l.right && l.top < s.bottom && s.top < l.bottom) {
+        covered.push(label.textContent);
+      }
+    }
+  }
+  return covered;
+}"""
+
+
+def test_edge_stones_never_cover_the_coordinate_labels(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    for index, point in enumerate(EDGE_POINTS):
+        mover = black if index % 2 == 0 else white
+        expect(mover.get_by_test_id("status")).to_have_text("Your turn")
+        click_point(mover, point)
+        expect(mover.locator(f'[aria-label="{point}"]')).to_have_attribute(
+            "data-stone", re.compile("."))
+    assert black.locator("[data-testid=board] [data-stone]").count() == len(EDGE_POINTS)
+    assert black.evaluate(LABELS_COVERED) == []
+
+
+def test_the_spectator_count_survives_a_reload_and_follows_into_the_rematch(
+    browser_player, live_server
+):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    watcher = browser_player("cat")
+    watcher.get_by_test_id("watch-link").first.click()
+    expect(black.get_by_test_id("spectators")).to_have_text("1 watching")
+    black.reload()
+    expect(black.get_by_test_id("status")).to_have_text("Your turn")
+    expect(black.get_by_test_id("spectators")).to_have_text("1 watching")
+    white.get_by_test_id("resign-button").click()
+    white.get_by_test_id("resign-confirm").click()
+    old_url = black.url
+    for page in (black, white):
+        page.get_by_test_id("rematch-button").click()
+    for page in (black, white, watcher):
+        page.wait_for_url(lambda url: url != old_url and "/game/" in url)
+    for page in (black, white):
+        expect(page.get_by_test_id("spectators")).to_have_text("1 watching")
+
+
+def test_a_stale_rematch_button_links_to_the_rematch(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    white.get_by_test_id("resign-button").click()
+    white.get_by_test_id("resign-confirm").click()
+    old_url = black.url
+    for page in (black, white):
+        page.get_by_test_id("rematch-button").click()
+    for page in (black, white):
+        page.wait_for_url(lambda url: url != old_url and "/game/" in url)
+    new_url = black.url
+    black.goto(old_url)
+    expect(black.get_by_test_id("rematch-button")).to_be_visible()
+    black.get_by_test_id("rematch-button").click()
+    expect(black.get_by_test_id("room-error")).to_have_text("The rematch has already started.")
+    link = black.get_by_test_id("rematch-link")
+    expect(link).to_be_visible()
+    expect(link).to_have_text("Go to the rematch")
+    link.click()
+    black.wait_for_url(new_url)
