@@ -6,7 +6,7 @@ each distinct window is classified once and memoised per (player, five-rule); in
 same few thousand windows come back over and over.
 """
 
-from functools import lru_cache
+from functools import cache
 
 REACH = 5
 WIDTH = 2 * REACH + 1
@@ -86,7 +86,7 @@ def _shape(line: list[int], exact: bool) -> int:
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def _classify_normalised(cells: tuple[int, ...], exact: bool) -> int:
     return _shape(list(cells), exact)
 

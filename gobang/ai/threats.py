@@ -8,7 +8,7 @@ by driving black onto a forbidden point.
 """
 
 from .budget import Budget
-from .position import FOUR, FOUR_OPEN, THREE, Position
+from .position import FOUR_OPEN, THREE, Position
 
 # At most this many open-three attacks are tried per VCT node, best first.
 THREE_WIDTH = 8
