@@ -70,7 +70,7 @@ class EngineAdapter:
         turn_seconds: float = 5.0,
         info: dict[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        start_seconds: float = 5.0,
+        start_seconds: float = 15.0,
     ) -> None:
         if ruleset not in RULE_BITS:
             raise ValueError(f"unknown ruleset {ruleset!r}")
