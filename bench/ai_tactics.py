@@ -213,7 +213,9 @@ def _principal_line(game: Game, threes: bool) -> list[tuple[int, int]] | None:
         pos.play(move)
         game.place(*divmod(move, SIZE))
         line.append(divmod(move, SIZE))
-    return line if game.outcome and game.outcome.winner == ("black", "white")[attacker - 1] else None
+    return (
+        line if game.outcome and game.outcome.winner == ("black", "white")[attacker - 1] else None
+    )
 
 
 def generate(count: int, seed: int) -> list[Tactic]:
@@ -264,9 +266,7 @@ def _tactic_at(game: Game, name: str) -> Tactic | None:
         line = _principal_line(Game.replay(game.moves, game.ruleset), threes)
         if line is None or len(line) < 5:
             return None
-        stones = tuple(
-            (r, c, "X" if n % 2 == 0 else "O") for n, (r, c) in enumerate(game.moves)
-        )
+        stones = tuple((r, c, "X" if n % 2 == 0 else "O") for n, (r, c) in enumerate(game.moves))
         return Tactic(name, kind, game.ruleset, stones, tuple(line))
     return None
 
@@ -330,7 +330,9 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     if args.generate:
         with GENERATED.open("a") as out:
             for tactic in generate(args.generate, args.seed):
-                data = {k: getattr(tactic, k) for k in ("name", "kind", "ruleset", "stones", "line")}
+                data = {
+                    k: getattr(tactic, k) for k in ("name", "kind", "ruleset", "stones", "line")
+                }
                 out.write(json.dumps(data) + "\n")
         return {}
     tactics = suite(args.symmetries)

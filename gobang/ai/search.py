@@ -222,8 +222,11 @@ class Engine:
         other = 3 - side
         if any(pos.best[other][i] >= FOUR_OPEN for i in pos.threats[other]):
             # An open three must be answered: block it or counter with a four.
-            moves = [i for i in pos.threats[other] | pos.threats[side] if pos.best[side][i] >= FOUR
-                     or i in pos.threats[other]]
+            moves = [
+                i
+                for i in pos.threats[other] | pos.threats[side]
+                if pos.best[side][i] >= FOUR or i in pos.threats[other]
+            ]
         else:
             moves = pos.candidates()
         mine, theirs = pos.scores[side], pos.scores[other]

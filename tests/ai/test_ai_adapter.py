@@ -88,7 +88,18 @@ FAKE_ENGINE = textwrap.dedent(
 )
 
 # Renju, black to move: 7,4 (x=4, y=7) would make six in a row for black.
-RENJU_MOVES = [(7, 1), (0, 14), (7, 2), (14, 0), (7, 3), (14, 14), (7, 5), (12, 12), (7, 6), (12, 2)]
+RENJU_MOVES = [
+    (7, 1),
+    (0, 14),
+    (7, 2),
+    (14, 0),
+    (7, 3),
+    (14, 14),
+    (7, 5),
+    (12, 12),
+    (7, 6),
+    (12, 2),
+]
 
 
 class Fallback:
@@ -178,7 +189,9 @@ def test_a_game_continued_from_the_engines_own_answer_is_sent_as_turn(fake, tmp_
         ("crash", "exited"),
     ],
 )
-def test_a_misbehaving_engine_is_covered_by_the_fallback_and_restarted(fake, tmp_path, mode, problem):
+def test_a_misbehaving_engine_is_covered_by_the_fallback_and_restarted(
+    fake, tmp_path, mode, problem
+):
     adapter, fallback = fake(mode, turn_seconds=0.3)
     game = Game.replay([(7, 7)])
     with adapter:
