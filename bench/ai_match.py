@@ -163,7 +163,12 @@ def _cpu_ms(line: str) -> float:
 
 
 def run(
-    specs: list[GameSpec], out: Path, jobs: int, engines: dict[str, list[str]], turn: float
+    specs: list[GameSpec],
+    out: Path,
+    jobs: int,
+    engines: dict[str, list[str]],
+    turn: float,
+    clock: str = "wall",
 ) -> int:
     """Play the games not yet in ``out``, appending each as it ends; returns how many."""
     done = {r["key"] for r in read_results(out)}
@@ -171,7 +176,7 @@ def run(
     with ProcessPoolExecutor(
         jobs, initializer=_init_worker, initargs=(engines, turn, clock)
     ) as pool:
-        for record in pool.map(play, todo, chunksize=max(1, len(todo) // (4 * jobs) or 1)):
+        for record in pool.map(play, todo):
             with out.open("a") as handle:
                 handle.write(json.dumps(record) + "\n")
             print(_progress(record), file=sys.stderr, flush=True)
