@@ -38,7 +38,7 @@ CENTRE = SIZE // 2
 def _openings() -> list[tuple[tuple[int, int], ...]]:
     """Three stones near the centre: black in the middle, white touching it straight
     ("direct") or diagonally ("indirect"), black's second stone within two points, on one
-    side only (mirror images play the same). 24 openings; colours are swapped per opening,
+    side only (mirror images play the same). 22 openings; colours are swapped per opening,
     so a lopsided one still scores even between equal players."""
     found = []
     for white in ((CENTRE - 1, CENTRE), (CENTRE - 1, CENTRE + 1)):
