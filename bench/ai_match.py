@@ -93,6 +93,9 @@ def schedule(
 _ADAPTERS: dict[tuple[str, str], EngineAdapter] = {}
 _ENGINES: dict[str, list[str]] = {}
 _TURN_SECONDS = 5.0
+# Starting an engine on a machine shared with other work can take long (the built-in one
+# imports the gobang package); a slow start is not what a match measures.
+START_SECONDS = 120.0
 _CLOCK = "wall"
 
 
@@ -107,7 +110,11 @@ def _adapter(player: str, ruleset: str) -> EngineAdapter:
     key = (player, ruleset)
     if key not in _ADAPTERS:
         _ADAPTERS[key] = EngineAdapter(
-            _argv(player), ruleset, BuiltinPlayer(), turn_seconds=_TURN_SECONDS
+            _argv(player),
+            ruleset,
+            BuiltinPlayer(),
+            turn_seconds=_TURN_SECONDS,
+            start_seconds=START_SECONDS,
         )
     return _ADAPTERS[key]
 
