@@ -218,26 +218,26 @@ def _principal_line(game: Game, threes: bool) -> list[tuple[int, int]] | None:
     )
 
 
-def generate(count: int, seed: int) -> list[Tactic]:
+def generate(count: int, seed: int) -> Iterator[Tactic]:
     """Positions from games between mid levels where the side to move has a forced win
     (VCF, else VCT) that starts with a move the pattern scores do not rank first and that
-    does not already make an open four."""
+    does not already make an open four. Yields each as it is found."""
     rng = random.Random(seed)
-    found: list[Tactic] = []
-    while len(found) < count:
+    found = 0
+    while found < count:
         ruleset = rng.choice(["freestyle", "renju"])
         game = Game(ruleset)
         players = [BuiltinPlayer(rng.choice([2, 3]), random.Random(rng.random())) for _ in "bw"]
         for r, c in _random_opening(rng):
             game.place(r, c)
-        while not game.is_over and len(found) < count:
-            tactic = _tactic_at(game, f"generated {seed}-{len(found)}")
+        while not game.is_over:
+            tactic = _tactic_at(game, f"generated {seed}-{found}")
             if tactic is not None:
                 verify(tactic)
-                found.append(tactic)
+                found += 1
+                yield tactic
                 break
             game.place(*players[len(game.moves) % 2](game))
-    return found
 
 
 def _random_opening(rng: random.Random) -> list[tuple[int, int]]:
@@ -328,8 +328,8 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.generate:
-        with GENERATED.open("a") as out:
-            for tactic in generate(args.generate, args.seed):
+        for tactic in generate(args.generate, args.seed):
+            with GENERATED.open("a") as out:
                 data = {
                     k: getattr(tactic, k) for k in ("name", "kind", "ruleset", "stones", "line")
                 }

@@ -7,6 +7,8 @@ A forced reply that is forbidden to renju black cannot be played, which is how w
 by driving black onto a forbidden point.
 """
 
+from collections.abc import Callable
+
 from .budget import Budget
 from .position import FOUR_OPEN, THREE, Position
 
@@ -37,14 +39,11 @@ class ThreatSearch:
             return fives[0]
         theirs = pos.fives(defender)
         if theirs:
-            block = theirs[0]
-            if len(set(theirs)) > 1 or pos.is_forbidden(block, attacker):
+            block = self._only_block(theirs, attacker)
+            if block is None:
                 return None
-            pos.play(block)
-            try:
-                return block if self._defend(attacker, depth - 1, threes) else None
-            finally:
-                pos.undo()
+            won = self._after(block, lambda: self._defend(attacker, depth - 1, threes))
+            return block if won else None
         if depth <= 0:
             return None
         key = (pos.hash, attacker, threes)
@@ -53,12 +52,8 @@ class ThreatSearch:
         for move in self._attacks(attacker, threes):
             if pos.best[attacker][move] >= FOUR_OPEN:
                 return move
-            pos.play(move)
-            try:
-                if self._defend(attacker, depth - 1, threes):
-                    return move
-            finally:
-                pos.undo()
+            if self._after(move, lambda: self._defend(attacker, depth - 1, threes)):
+                return move
         self._failed[key] = depth
         return None
 
@@ -83,14 +78,10 @@ class ThreatSearch:
             return False
         fives = pos.fives(attacker)
         if fives:
-            block = fives[0]
-            if len(set(fives)) > 1 or pos.is_forbidden(block, defender):
+            block = self._only_block(fives, defender)
+            if block is None:
                 return True
-            pos.play(block)
-            try:
-                return self._attack(attacker, depth, threes) is not None
-            finally:
-                pos.undo()
+            return self._after(block, lambda: self._attack(attacker, depth, threes) is not None)
         if not threes:
             return False
         best = pos.best[attacker]
@@ -101,10 +92,21 @@ class ThreatSearch:
         for reply in ordered:
             if pos.is_forbidden(reply, defender):
                 continue
-            pos.play(reply)
-            try:
-                if self._attack(attacker, depth, threes) is None:
-                    return False
-            finally:
-                pos.undo()
+            if not self._after(reply, lambda: self._attack(attacker, depth, threes) is not None):
+                return False
         return True
+
+    def _only_block(self, fives: list[int], mover: int) -> int | None:
+        """The point ``mover`` must play against these five points, or None when it cannot
+        stop them all (two points, or the only one forbidden to it)."""
+        if len(set(fives)) > 1 or self._pos.is_forbidden(fives[0], mover):
+            return None
+        return fives[0]
+
+    def _after(self, move: int, search: Callable[[], bool]) -> bool:
+        """``search()`` with ``move`` played, the position restored afterwards."""
+        self._pos.play(move)
+        try:
+            return search()
+        finally:
+            self._pos.undo()

@@ -18,6 +18,12 @@ def ids(tactics):
     return [t.name for t in tactics]
 
 
+def each_tactic(tactics):
+    """Parametrize a test over ``tactics``, named by position."""
+    tactics = list(tactics)
+    return pytest.mark.parametrize("tactic", tactics, ids=ids(tactics))
+
+
 def game_from_rows(rows: list[str], ruleset: str) -> Game:
     """A game whose board is ``rows`` (X black, O white); black and white stones are
     interleaved in reading order, so the side to move follows from the counts."""
@@ -58,33 +64,25 @@ def test_level_1_takes_its_five_before_blocking(seed):
     assert BuiltinPlayer(1, random.Random(seed))(game) == (0, 4)
 
 
-@pytest.mark.parametrize("tactic", suite(), ids=ids(suite()))
+@each_tactic(suite())
 def test_suite_line_is_a_win_by_the_rules(tactic):
     verify(tactic)
 
 
-@pytest.mark.parametrize(
-    "tactic",
-    [t for t in HAND_MADE if t.kind == "vcf"],
-    ids=ids(t for t in HAND_MADE if t.kind == "vcf"),
-)
+@each_tactic(t for t in HAND_MADE if t.kind == "vcf")
 @pytest.mark.parametrize("number", [3, TOP_LEVEL])
 def test_level_3_and_up_win_a_vcf_position(tactic, number):
     assert solves(tactic, number, defender=2)
 
 
-@pytest.mark.parametrize(
-    "tactic",
-    [t for t in HAND_MADE if t.kind == "forbidden"],
-    ids=ids(t for t in HAND_MADE if t.kind == "forbidden"),
-)
+@each_tactic(t for t in HAND_MADE if t.kind == "forbidden")
 @pytest.mark.parametrize("number", [3, TOP_LEVEL])
 def test_white_wins_when_blacks_only_block_is_forbidden(tactic, number):
     assert solves(tactic, number, defender=TOP_LEVEL)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("tactic", load_generated(), ids=ids(load_generated()))
+@each_tactic(load_generated())
 def test_top_level_solves_generated_positions(tactic):
     assert solves(tactic, TOP_LEVEL, defender=4)
 
