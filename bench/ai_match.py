@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gobang.ai import BuiltinPlayer, EngineAdapter, builtin_argv
+from gobang.ai import BuiltinPlayer, EngineAdapter, NoLegalMove, builtin_argv
 from gobang.rules import SIZE, Game
 
 CENTRE = SIZE // 2
@@ -136,13 +136,18 @@ def play(spec: GameSpec) -> dict:
     cpu: dict[str, list[float]] = {"black": [], "white": []}
     fallbacks = {"black": 0, "white": 0}
     started = time.monotonic()
+    stuck = False
     while not game.is_over:
         color = game.to_move
-        move = sides[color].move(game)
+        try:
+            move = sides[color].move(game)
+        except NoLegalMove:
+            stuck = True  # renju black with only forbidden points left: scored a draw
+            break
         fallbacks[color] += not move.by_engine
         cpu[color] += [_cpu_ms(line) for line in move.debug if "cpu_ms=" in line]
         game.place(move.row, move.col)
-    winner = game.outcome.winner
+    winner = None if stuck else game.outcome.winner
     a_color = "black" if spec.a_black else "white"
     score = 0.5 if winner is None else float(winner == a_color)
     b_color = "white" if spec.a_black else "black"
@@ -155,6 +160,7 @@ def play(spec: GameSpec) -> dict:
         "a_black": spec.a_black,
         "score": score,
         "moves": len(game.moves),
+        "no_legal_move": stuck,
         "seconds": round(time.monotonic() - started, 2),
         "fallbacks": {"a": fallbacks[a_color], "b": fallbacks[b_color]},
         "cpu_ms": {"a": cpu[a_color], "b": cpu[b_color]},

@@ -7,6 +7,7 @@ Layers: this package uses only the standard library and the public names of
 from .adapter import EngineAdapter, EngineFailure, EngineMove, builtin_argv
 from .levels import LEVELS, TOP_LEVEL, Level, level
 from .player import BuiltinPlayer, position_of
+from .search import NoLegalMove
 
 __all__ = [
     "LEVELS",
@@ -16,6 +17,7 @@ __all__ = [
     "EngineFailure",
     "EngineMove",
     "Level",
+    "NoLegalMove",
     "builtin_argv",
     "level",
     "position_of",

@@ -21,7 +21,7 @@ from gobang.rules import SIZE
 
 from .levels import TOP_LEVEL, level
 from .position import Position
-from .search import Engine
+from .search import Engine, NoLegalMove
 
 ABOUT = 'name="gobang", version="1.0", author="Gobang project", country="-"'
 RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju"}
@@ -80,21 +80,17 @@ class Brain:
     def handle(self, line: str) -> bool:
         """Act on one input line; False once the session should end (``END``)."""
         line = line.strip()
-        if self._board_lines is not None:
-            self._collect_board(line)
-            return True
-        if not line:
-            return True
         command, _, rest = line.partition(" ")
         command = command.upper()
-        if command == "END":
+        if command == "END" and self._board_lines is None:
             return False
-        handler = self._handlers().get(command)
-        if handler is None:
-            self._say(f"UNKNOWN command {command}")
-            return True
         try:
-            handler(rest.strip())
+            if self._board_lines is not None:
+                self._collect_board(line)
+            elif command in self._handlers():
+                self._handlers()[command](rest.strip())
+            elif line:
+                self._say(f"UNKNOWN command {command}")
         except ProtocolError as error:
             self._say(f"ERROR {error}")
         return True
@@ -181,11 +177,7 @@ class Brain:
             self._board_lines.append(line)
             return
         lines, self._board_lines = self._board_lines, None
-        try:
-            self._pos = self._position_from(lines)
-        except ProtocolError as error:
-            self._say(f"ERROR {error}")
-            return
+        self._pos = self._position_from(lines)
         self._move()
 
     def _position_from(self, lines: list[str]) -> Position:
@@ -230,7 +222,10 @@ class Brain:
         if all(pos.cells):
             raise ProtocolError("the board is full")
         started = time.process_time()
-        index = self._engine.choose(pos, self._time_limit())
+        try:
+            index = self._engine.choose(pos, self._time_limit())
+        except NoLegalMove as error:
+            raise ProtocolError(str(error)) from None
         if self._stats:
             cpu_ms = (time.process_time() - started) * 1000
             self._say(f"DEBUG cpu_ms={cpu_ms:.2f} nodes={self._engine.last_nodes}")

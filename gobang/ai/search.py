@@ -17,6 +17,11 @@ DEFENCE_WEIGHT = 0.9
 DEFENCE_WIDTH = 12
 
 
+class NoLegalMove(ValueError):
+    """The side to move has no point it may play: in renju, black when every empty point
+    left is forbidden. What that means for the game is the caller's business."""
+
+
 class Engine:
     """Picks moves for the side to move of a `Position` at one `Level`.
 
@@ -37,7 +42,8 @@ class Engine:
 
     def choose(self, pos: Position, seconds: float | None = None) -> int:
         """The point (flat index) to play. ``seconds`` can only shorten the level's backstop.
-        Never returns an occupied point or one forbidden to the side to move."""
+        Never returns an occupied point or one forbidden to the side to move; raises
+        NoLegalMove when there is none."""
         limit = self.level.seconds if seconds is None else min(seconds, self.level.seconds)
         budget = Budget(self.level.nodes, self._clock() + limit, self._clock)
         try:
@@ -51,6 +57,8 @@ class Engine:
         legal = [i for i in pos.candidates() if not pos.is_forbidden(i, side)]
         if not legal:
             legal = [i for i in range(CELLS) if not pos.cells[i] and not pos.is_forbidden(i, side)]
+        if not legal:
+            raise NoLegalMove("no empty point the side to move may play")
         forced = self._forced(pos, side, legal)
         if forced is not None:
             return forced

@@ -169,3 +169,36 @@ def test_the_program_refuses_an_unknown_level():
         timeout=30,
     )
     assert done.returncode != 0 and "level" in done.stderr
+
+
+# Renju, black to move, 112 stones each: the one empty point (x=11, y=3) is an overline.
+NO_LEGAL_MOVE = [
+    "XOXOXXOOXOOXOXX",
+    "OXXOXXOXOXXXXOO",
+    "XXXXOOOXXXXOXXO",
+    "OOOOXOXOOXO.OOX",
+    "OXXOXOXXOOOOXXX",
+    "XOXOOOXOXXOXOXO",
+    "XOOOXXOOOOXXOXX",
+    "XOXXOOOXXOXOOOX",
+    "XXOXXOXOXOOOOXX",
+    "OOOXOXXXOXOXXOO",
+    "OXOXXXOXOXOOXXO",
+    "XXXOXOOXXOXOXOX",
+    "OXXOXOOOXOXOOXX",
+    "OOOOXXXOOXOOXXO",
+    "XOXOOXOXOXXXOOO",
+]
+
+
+def test_black_with_only_forbidden_points_left_gets_an_error_not_a_move():
+    stones = [
+        f"{x},{y},{1 if ch == 'X' else 2}"
+        for y, row in enumerate(NO_LEGAL_MOVE)
+        for x, ch in enumerate(row)
+        if ch != "."
+    ]
+    answers = talk("START 15", "INFO rule 4", "BOARD", *stones, "DONE")
+    assert answers[1].startswith("ERROR ") and "no empty point" in answers[1]
+    freestyle = talk("START 15", "BOARD", *stones, "DONE")
+    assert freestyle[1] == "11,3"
