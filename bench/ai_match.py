@@ -204,9 +204,16 @@ def _progress(record: dict) -> str:
 
 
 def read_results(path: Path) -> list[dict]:
+    """The games recorded in ``path``, the first record of each game only (two runs sharing
+    a file may both have played it)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    records: dict[str, dict] = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            record = json.loads(line)
+            records.setdefault(record["key"], record)
+    return list(records.values())
 
 
 # --- figures -------------------------------------------------------------------------------
