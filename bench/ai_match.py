@@ -226,14 +226,18 @@ def elo_difference(score: float) -> float:
 
 
 def pair_summary(scores: Sequence[float]) -> dict:
-    """W/D/L, mean score and its Elo difference with a 95% interval (normal approximation
-    on the mean score, draws counted in the spread)."""
+    """W/D/L, mean score and its Elo difference with a 95% interval: the Wilson interval of
+    the mean score, as if every game were a win or a loss. Draws make the true spread
+    smaller, so the interval errs wide; unlike the plain normal one it does not shrink to
+    nothing after a few games that all went one way."""
     n = len(scores)
     wins = sum(1 for s in scores if s == 1)
     draws = sum(1 for s in scores if s == 0.5)
     mean = sum(scores) / n
-    spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / n / n) if n > 1 else 0.5
-    low, high = max(mean - 1.96 * spread, 0.0), min(mean + 1.96 * spread, 1.0)
+    z = 1.96
+    centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = max(centre - half, 0.0), min(centre + half, 1.0)
     return {
         "games": n,
         "w": wins,
@@ -363,6 +367,41 @@ def report(results: list[dict]) -> dict:
     return out
 
 
+def markdown(summary: dict) -> str:
+    """The report as Markdown tables, one set per ruleset, for docs/engines.md."""
+    lines = []
+    for ruleset, figures in summary.items():
+        if ruleset == "machine":
+            continue
+        lines += [
+            f"**{ruleset}**",
+            "",
+            "| pair | games | W-D-L | score | Elo (95%) |",
+            "|---|---|---|---|---|",
+        ]
+        for pair, s in figures["pairs"].items():
+            low, high = s["elo_95"]
+            lines.append(
+                f"| {pair} | {s['games']} | {s['w']}-{s['d']}-{s['l']} | {s['score']:.0%} "
+                f"| {s['elo']:+d} ({low:+d}..{high:+d}) |"
+            )
+        lines += [
+            "",
+            "| player | rating (95%) | moves | CPU ms/move median | p99 |",
+            "|---|---|---|---|---|",
+        ]
+        cpu = figures["cpu_ms_per_move"]
+        for player, r in figures["ratings"].items():
+            c = cpu.get(player, {"moves": 0, "median": math.nan, "p99": math.nan})
+            low, high = r["elo_95"]
+            lines.append(
+                f"| {player} | {r['elo']:+d} ({low:+d}..{high:+d}) | {c['moves']} "
+                f"| {c['median']} | {c['p99']} |"
+            )
+        lines += ["", f"Fallback moves: {figures['fallbacks']}.", ""]
+    return "\n".join(lines)
+
+
 def _order(player: str) -> tuple[int, str]:
     return (int(player), "") if player.isdigit() else (99, player)
 
@@ -411,6 +450,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--engine", action="append", default=[], help="NAME=COMMAND")
     parser.add_argument("--out", type=Path, default=Path("bench/ai_results.jsonl"))
     parser.add_argument("--report", action="store_true", help="only summarise --out")
+    parser.add_argument("--markdown", action="store_true", help="print the summary as tables")
     args = parser.parse_args(argv)
     if not args.report:
         specs = schedule(args.pairs, args.rulesets.split(","), args.games)
@@ -418,7 +458,7 @@ def main(argv: list[str] | None = None) -> dict:
         run(specs, args.out, args.jobs, engines, args.turn_seconds, args.clock)
     summary = report(read_results(args.out))
     summary["machine"] = {"cpus": os.cpu_count(), "load_average": os.getloadavg()}
-    print(json.dumps(summary, indent=1))
+    print(markdown(summary) if args.markdown else json.dumps(summary, indent=1))
     return summary
 
 

@@ -51,6 +51,11 @@ def test_pair_summary_counts_and_brackets_the_estimate():
     assert 0 < low and high < 400
 
 
+def test_pair_summary_of_a_clean_sweep_still_has_a_wide_interval():
+    low, high = ai_match.pair_summary([1.0, 1.0])["elo_95"]
+    assert low < 100 < 400 < high
+
+
 def test_bradley_terry_recovers_the_strengths_that_made_the_games():
     rng = random.Random(1)
     true = {"1": 0.0, "2": 150.0, "3": 350.0}
