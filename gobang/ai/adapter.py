@@ -238,15 +238,18 @@ class EngineAdapter:
         self._known = []
         if proc is None:
             return
+        assert proc.stdin is not None and proc.stdout is not None
         try:
-            if proc.poll() is None and proc.stdin is not None:
+            if proc.poll() is None:
                 proc.stdin.write(b"END\n")
-                proc.stdin.close()
-                proc.wait(timeout=0.5)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-        if proc.poll() is None:
+            # Closed even when the engine is gone: a pipe left to the garbage collector
+            # is a ResourceWarning.
+            proc.stdin.close()
+        except OSError:
+            pass  # the engine died first; close() has still released the pipe
+        try:
+            proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
+        proc.stdout.close()
