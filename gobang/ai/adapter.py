@@ -1,0 +1,255 @@
+"""Drive one Gomocup protocol engine process for one side of games on our board.
+
+The adapter owns the process: it starts it, tells it the rules and time limit, hands it
+each position and reads its answer with a deadline. Whatever goes wrong on the engine's
+side (no answer in time, a crash, ``ERROR``, garbage, an occupied, off-board or forbidden
+point) the adapter restarts the engine for the next move and lets the fallback (the
+built-in top level) play this one, so a game never stalls on a broken engine.
+
+Pipes are read with `selectors` against a deadline in whatever thread calls `move`, so a
+green thread can call it once eventlet has patched the standard library.
+"""
+
+import logging
+import os
+import selectors
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from gobang.rules import BLACK, SIZE, Game, forbidden_kind
+
+from .brain import RULE_NAMES
+
+log = logging.getLogger(__name__)
+
+RULE_BITS = {name: bits for bits, name in RULE_NAMES.items()}
+# Grace on top of the turn limit for pipes and a busy machine.
+GRACE_SECONDS = 1.0
+
+
+def builtin_argv(number: int, seed: int | None = None) -> list[str]:
+    """Command line of the built-in engine at level ``number``."""
+    argv = [sys.executable, "-m", "gobang.ai.brain", "--level", str(number)]
+    if seed is not None:
+        argv += ["--seed", str(seed)]
+    return argv
+
+
+class EngineFailure(Exception):
+    """The engine did not give a usable answer; the message says how."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineMove:
+    """A move for the side to move: ``by_engine`` False when the fallback played it,
+    ``problem`` then saying what went wrong with the engine."""
+
+    row: int
+    col: int
+    by_engine: bool
+    problem: str | None = None
+    debug: tuple[str, ...] = ()
+
+
+class EngineAdapter:
+    """One protocol engine process playing games under one ruleset.
+
+    ``fallback`` plays a move (``Game`` -> ``(row, col)``) whenever the engine fails.
+    ``turn_seconds`` goes to the engine as ``INFO timeout_turn``; an answer is awaited that
+    long plus `GRACE_SECONDS`. ``info`` adds per-engine ``INFO`` settings.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        ruleset: str,
+        fallback: Callable[[Game], tuple[int, int]],
+        turn_seconds: float = 5.0,
+        info: dict[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        start_seconds: float = 15.0,
+    ) -> None:
+        if ruleset not in RULE_BITS:
+            raise ValueError(f"unknown ruleset {ruleset!r}")
+        self._argv = list(argv)
+        self._ruleset = ruleset
+        self._fallback = fallback
+        self._turn_seconds = turn_seconds
+        self._info = dict(info or {})
+        self._clock = clock
+        self._start_seconds = start_seconds
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+        self._known: list[tuple[int, int]] = []
+        self.restarts = 0
+        self.failures: list[str] = []
+
+    # --- public -------------------------------------------------------------------------
+
+    def move(self, game: Game) -> EngineMove:
+        """The next move for the side to move in ``game`` (not modified)."""
+        if game.is_over:
+            raise ValueError("the game is over")
+        if game.ruleset != self._ruleset:
+            raise ValueError(f"this engine plays {self._ruleset}, not {game.ruleset}")
+        try:
+            row, col, debug = self._ask(game)
+            self._check(game, row, col)
+        except EngineFailure as failure:
+            problem = str(failure)
+            log.warning("engine %s failed: %s; fallback plays", self._argv[0], problem)
+            self.failures.append(problem)
+            self._stop()
+            row, col = self._fallback(game)
+            return EngineMove(row, col, by_engine=False, problem=problem)
+        self._known = game.moves + [(row, col)]
+        return EngineMove(row, col, by_engine=True, debug=debug)
+
+    def close(self) -> None:
+        """Say END and make sure the process is gone."""
+        self._stop()
+
+    def __enter__(self) -> "EngineAdapter":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # --- talking ------------------------------------------------------------------------
+
+    def _ask(self, game: Game) -> tuple[int, int, tuple[str, ...]]:
+        if self._proc is None:
+            self._launch()
+        moves = game.moves
+        if moves and moves[:-1] == self._known:
+            row, col = moves[-1]
+            self._send(f"TURN {col},{row}")
+        elif not moves:
+            if self._known:
+                self._send("RESTART")
+                self._expect_ok()
+            self._send("BEGIN")
+        else:
+            self._send_board(game)
+        self._known = []  # unknown until a good answer arrives
+        return self._read_move()
+
+    def _send_board(self, game: Game) -> None:
+        own = len(game.moves) % 2  # 0: the side to move is black, who played the even moves
+        lines = ["BOARD"]
+        for number, (row, col) in enumerate(game.moves):
+            lines.append(f"{col},{row},{1 if number % 2 == own else 2}")
+        lines.append("DONE")
+        self._send("\n".join(lines))
+
+    def _launch(self) -> None:
+        if self.failures:
+            self.restarts += 1
+        try:
+            self._proc = subprocess.Popen(
+                self._argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as error:
+            raise EngineFailure(f"cannot start: {error}") from None
+        self._buffer = b""
+        self._known = []
+        self._send(f"START {SIZE}")
+        self._expect_ok(self._start_seconds)
+        self._send(f"INFO rule {RULE_BITS[self._ruleset]}")
+        self._send(f"INFO timeout_turn {int(self._turn_seconds * 1000)}")
+        for key, value in self._info.items():
+            self._send(f"INFO {key} {value}")
+
+    def _send(self, text: str) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:
+            self._proc.stdin.write((text + "\n").encode())
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise EngineFailure("the engine closed its input (crashed?)") from None
+
+    def _expect_ok(self, seconds: float | None = None) -> None:
+        line, _debug = self._read_answer(seconds)
+        if line.upper() != "OK":
+            raise EngineFailure(f"expected OK, got {line[:80]!r}")
+
+    def _read_move(self) -> tuple[int, int, tuple[str, ...]]:
+        line, debug = self._read_answer()
+        if line.upper().startswith("ERROR"):
+            raise EngineFailure(f"engine error: {line[:200]}")
+        try:
+            x_text, y_text = line.split(",")
+            col, row = int(x_text), int(y_text)
+        except ValueError:
+            raise EngineFailure(f"not a move: {line[:80]!r}") from None
+        return row, col, debug
+
+    def _read_answer(self, seconds: float | None = None) -> tuple[str, tuple[str, ...]]:
+        """The next line that is not DEBUG/MESSAGE, and the DEBUG lines before it."""
+        wait = self._turn_seconds + GRACE_SECONDS if seconds is None else seconds
+        deadline = self._clock() + wait
+        debug: list[str] = []
+        while True:
+            line = self._read_line(deadline)
+            word = line.split(" ", 1)[0].upper()
+            if word in ("DEBUG", "MESSAGE"):
+                debug.append(line)
+            elif line:
+                return line, tuple(debug)
+
+    def _read_line(self, deadline: float) -> str:
+        assert self._proc is not None and self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                left = deadline - self._clock()
+                if left <= 0:
+                    raise EngineFailure("no answer in time")
+                if not selector.select(left):
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise EngineFailure("the engine exited")
+                self._buffer += chunk
+                if len(self._buffer) > 1 << 20:
+                    raise EngineFailure("the engine floods its output")
+        raw, self._buffer = self._buffer.split(b"\n", 1)
+        return raw.decode("utf-8", "replace").strip()
+
+    def _check(self, game: Game, row: int, col: int) -> None:
+        if not (0 <= row < SIZE and 0 <= col < SIZE):
+            raise EngineFailure(f"off the board: {col},{row}")
+        if not game.board.is_empty(row, col):
+            raise EngineFailure(f"occupied point: {col},{row}")
+        if game.ruleset == "renju" and game.to_move == BLACK:
+            kind = forbidden_kind(game.board, row, col)
+            if kind is not None:
+                raise EngineFailure(f"forbidden to black ({kind}): {col},{row}")
+
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        self._known = []
+        if proc is None:
+            return
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            if proc.poll() is None:
+                proc.stdin.write(b"END\n")
+            # Closed even when the engine is gone: a pipe left to the garbage collector
+            # is a ResourceWarning.
+            proc.stdin.close()
+        except OSError:
+            pass  # the engine died first; close() has still released the pipe
+        try:
+            proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()

@@ -1,0 +1,47 @@
+"""Levels 1-8 in one table: how hard each level looks before it moves."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """Search budget of one level.
+
+    ``nodes`` caps the positions visited per move (threat search and alpha-beta together);
+    ``seconds`` is the wall-clock backstop should a slow machine not reach the cap in time.
+    ``depth`` is the deepest alpha-beta iteration (0: no alpha-beta, pick by pattern score),
+    ``width`` the candidate moves tried per alpha-beta node. ``vcf``/``vct`` give the number
+    of attacking moves a threat search may chain (0: off); ``defend`` also runs them for the
+    opponent. ``noise`` is how far below the best score a move may be and still be picked at
+    random (a fraction of the best), which keeps the weak levels varied.
+    """
+
+    nodes: int
+    seconds: float
+    depth: int
+    width: int
+    vcf: int
+    vct: int
+    defend: bool
+    noise: float
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(nodes=0, seconds=0.05, depth=0, width=8, vcf=0, vct=0, defend=False, noise=0.9),
+    2: Level(nodes=0, seconds=0.1, depth=0, width=6, vcf=0, vct=0, defend=False, noise=0.3),
+    3: Level(nodes=600, seconds=0.3, depth=0, width=6, vcf=6, vct=0, defend=True, noise=0.05),
+    4: Level(nodes=1500, seconds=0.6, depth=2, width=8, vcf=8, vct=0, defend=True, noise=0.05),
+    5: Level(nodes=4000, seconds=1.2, depth=4, width=8, vcf=10, vct=0, defend=True, noise=0.0),
+    6: Level(nodes=5000, seconds=1.5, depth=4, width=9, vcf=12, vct=2, defend=True, noise=0.0),
+    7: Level(nodes=8000, seconds=2.2, depth=5, width=10, vcf=14, vct=3, defend=True, noise=0.0),
+    8: Level(nodes=14000, seconds=3.2, depth=6, width=10, vcf=16, vct=4, defend=True, noise=0.0),
+}
+TOP_LEVEL = max(LEVELS)
+
+
+def level(number: int) -> Level:
+    """The settings of level ``number``; ValueError outside 1..8."""
+    try:
+        return LEVELS[number]
+    except (KeyError, TypeError):
+        raise ValueError(f"level must be one of {sorted(LEVELS)}, not {number!r}") from None

@@ -1,0 +1,289 @@
+"""The engine's own board: stones plus, for every empty point, the pattern each player would
+make there on each of the four lines, kept up to date one move at a time.
+
+Playing a stone only changes the windows of the (at most 40) empty points within five cells
+of it along its four lines, so `play` and `undo` reclassify just those. The rules engine's
+`forbidden_kind` stays the referee for renju black; this class only keeps a `Board` in step
+for it to look at.
+"""
+
+import random
+
+from gobang.rules import RULESETS, SIZE, Board, forbidden_kind
+
+from .patterns import (
+    FIVE,
+    FOUR,
+    FOUR_OPEN,
+    MASK,
+    OVERLINE,
+    REACH,
+    THREE,
+    THREE_CLOSED,
+    TWO,
+    TWO_CLOSED,
+    PatternTable,
+)
+
+BLACK, WHITE = 1, 2
+CELLS = SIZE * SIZE
+COLOR_NAME = {BLACK: "black", WHITE: "white"}
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+# Value of one line pattern for the player who would make it.
+_VALUE = (0, 2, 8, 12, 60, 70, 1000, 100_000, 0)
+# How a point's own lines combine: two strong lines at one point are a winning threat.
+WIN_THREAT = 20_000
+FOUR_THREE = 10_000
+DOUBLE_THREE = 5_000
+
+
+def _build_lines() -> tuple[list[list[int]], list[list[tuple[int, int]]]]:
+    """Lines per direction, each a list of cell indices, and for every cell and direction the
+    (line number, slot) it sits at. Slots are offset by REACH so that off-board padding can sit
+    in slots 0..REACH-1."""
+    lines: list[list[list[int]]] = []
+    where: list[list[tuple[int, int]]] = [[(0, 0)] * 4 for _ in range(CELLS)]
+    for d, (dr, dc) in enumerate(DIRECTIONS):
+        found: list[list[int]] = []
+        for r in range(SIZE):
+            for c in range(SIZE):
+                pr, pc = r - dr, c - dc
+                if 0 <= pr < SIZE and 0 <= pc < SIZE:
+                    continue  # not the start of a line
+                cells = []
+                rr, cc = r, c
+                while 0 <= rr < SIZE and 0 <= cc < SIZE:
+                    cells.append(rr * SIZE + cc)
+                    rr, cc = rr + dr, cc + dc
+                for slot, index in enumerate(cells):
+                    where[index][d] = (len(found), slot + REACH)
+                found.append(cells)
+        lines.append(found)
+    return lines, where
+
+
+LINES, WHERE = _build_lines()
+
+
+def _padded_code(length: int) -> int:
+    code = 0
+    for slot in range(length + 2 * REACH):
+        if slot < REACH or slot >= length + REACH:
+            code |= 3 << (2 * slot)
+    return code
+
+
+def _neighbourhood(index: int, radius: int) -> tuple[int, ...]:
+    r0, c0 = divmod(index, SIZE)
+    return tuple(
+        r * SIZE + c
+        for r in range(max(0, r0 - radius), min(SIZE, r0 + radius + 1))
+        for c in range(max(0, c0 - radius), min(SIZE, c0 + radius + 1))
+        if (r, c) != (r0, c0)
+    )
+
+
+NEAR = tuple(_neighbourhood(i, 2) for i in range(CELLS))
+# AFFECTED[index] = (direction, cell) pairs whose window holds ``index``.
+AFFECTED = tuple(
+    tuple(
+        (d, LINES[d][WHERE[i][d][0]][s - REACH])
+        for d in range(4)
+        for s in range(WHERE[i][d][1] - REACH, WHERE[i][d][1] + REACH + 1)
+        if REACH <= s < REACH + len(LINES[d][WHERE[i][d][0]]) and s != WHERE[i][d][1]
+    )
+    for i in range(CELLS)
+)
+_ZOBRIST_SEED = 20_261_201
+_zrandom = random.Random(_ZOBRIST_SEED)
+PASS = -1
+PASS_KEY = _zrandom.getrandbits(64)
+ZOBRIST = tuple((0, _zrandom.getrandbits(64), _zrandom.getrandbits(64)) for _ in range(CELLS))
+
+
+def point_score(types: list[int]) -> int:
+    """Worth of one empty point to one player, from the patterns of its four lines."""
+    t0, t1, t2, t3 = types
+    score = _VALUE[t0] + _VALUE[t1] + _VALUE[t2] + _VALUE[t3]
+    fours = (t0 == FOUR) + (t1 == FOUR) + (t2 == FOUR) + (t3 == FOUR)
+    threes = (t0 == THREE) + (t1 == THREE) + (t2 == THREE) + (t3 == THREE)
+    if FOUR_OPEN in types or fours >= 2:
+        score += WIN_THREAT
+    elif fours and threes:
+        score += FOUR_THREE
+    elif threes >= 2:
+        score += DOUBLE_THREE
+    return score
+
+
+def strongest(types: list[int]) -> int:
+    """The best line pattern at a point, an overline counting as nothing."""
+    best = 0
+    for t in types:
+        if t != OVERLINE and t > best:
+            best = t
+    return best
+
+
+class Position:
+    """Stones, side to move and the per-point patterns of both players.
+
+    ``types[p][i]`` is the list of four line patterns player ``p`` makes by playing empty
+    point ``i``; ``scores[p][i]`` and ``best[p][i]`` summarise them. ``threats[p]`` holds the
+    empty points where ``p`` would make a four or better.
+    """
+
+    def __init__(self, ruleset: str = "freestyle") -> None:
+        if ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {ruleset!r}")
+        self.ruleset = ruleset
+        self.cells = [0] * CELLS
+        self.codes = [[_padded_code(len(line)) for line in LINES[d]] for d in range(4)]
+        exact = {BLACK: ruleset != "freestyle", WHITE: ruleset == "standard"}
+        self.tables = (None, PatternTable(BLACK, exact[BLACK]), PatternTable(WHITE, exact[WHITE]))
+        self.types: list[list[list[int]]] = [[], [], []]
+        self.scores: list[list[int]] = [[], [0] * CELLS, [0] * CELLS]
+        self.best: list[list[int]] = [[], [0] * CELLS, [0] * CELLS]
+        self.threats: list[set[int]] = [set(), set(), set()]
+        self.near = [0] * CELLS
+        self.history: list[int] = []
+        self.hash = 0
+        self.board = Board()  # the referee's view, for forbidden_kind
+        for p in (BLACK, WHITE):
+            self.types[p] = [[0, 0, 0, 0] for _ in range(CELLS)]
+        for i in range(CELLS):
+            self._refresh_point(i, range(4))
+
+    @property
+    def to_move(self) -> int:
+        return BLACK if len(self.history) % 2 == 0 else WHITE
+
+    @property
+    def renju(self) -> bool:
+        return self.ruleset == "renju"
+
+    def play(self, index: int) -> None:
+        """Put the side to move's stone on empty point ``index``; no rule checks."""
+        player = self.to_move
+        self.cells[index] = player
+        for d in range(4):
+            line, slot = WHERE[index][d]
+            self.codes[d][line] |= player << (2 * slot)
+        self.history.append(index)
+        self.hash ^= ZOBRIST[index][player]
+        if self.renju:
+            self.board.put(*divmod(index, SIZE), COLOR_NAME[player])
+        for j in NEAR[index]:
+            self.near[j] += 1
+        self._clear_point(index)
+        self._refresh_around(index)
+
+    def pass_turn(self) -> None:
+        """Let the other side move twice: how the search asks what the opponent threatens."""
+        self.history.append(PASS)
+        self.hash ^= PASS_KEY
+
+    def undo(self) -> None:
+        index = self.history.pop()
+        if index == PASS:
+            self.hash ^= PASS_KEY
+            return
+        player = self.cells[index]
+        self.cells[index] = 0
+        for d in range(4):
+            line, slot = WHERE[index][d]
+            self.codes[d][line] &= ~(3 << (2 * slot))
+        self.hash ^= ZOBRIST[index][player]
+        if self.renju:
+            self.board.remove(*divmod(index, SIZE))
+        for j in NEAR[index]:
+            self.near[j] -= 1
+        self._refresh_point(index, range(4))
+        self._refresh_around(index)
+
+    def _clear_point(self, index: int) -> None:
+        for p in (BLACK, WHITE):
+            self.types[p][index] = [0, 0, 0, 0]
+            self.scores[p][index] = 0
+            self.best[p][index] = 0
+            self.threats[p].discard(index)
+
+    def _refresh_around(self, index: int) -> None:
+        cells = self.cells
+        touched: dict[int, list[int]] = {}
+        for d, j in AFFECTED[index]:
+            if cells[j] == 0:
+                touched.setdefault(j, []).append(d)
+        for j, dirs in touched.items():
+            self._refresh_point(j, dirs)
+
+    def _refresh_point(self, index: int, dirs) -> None:
+        codes = self.codes
+        where = WHERE[index]
+        for p in (BLACK, WHITE):
+            table = self.tables[p]
+            types = self.types[p][index]
+            for d in dirs:
+                line, slot = where[d]
+                types[d] = table[(codes[d][line] >> (2 * (slot - REACH))) & MASK]
+            self.scores[p][index] = point_score(types)
+            best = strongest(types)
+            if FOUR_OPEN in types or (types.count(FOUR) >= 2):
+                best = max(best, FOUR_OPEN)
+            self.best[p][index] = best
+            if best >= FOUR:
+                self.threats[p].add(index)
+            else:
+                self.threats[p].discard(index)
+
+    # --- questions the search asks -------------------------------------------------------
+
+    def fives(self, player: int) -> list[int]:
+        """Empty points where ``player`` would complete a winning five."""
+        return [i for i in self.threats[player] if FIVE in self.types[player][i]]
+
+    def is_forbidden(self, index: int, player: int) -> bool:
+        """Whether ``player`` may not play ``index`` (renju black only), as the rules say."""
+        if player != BLACK or not self.renju:
+            return False
+        types = self.types[BLACK][index]
+        if FIVE in types:
+            return False
+        strong = sum(1 for t in types if t >= THREE and t != OVERLINE)
+        if OVERLINE not in types and FOUR_OPEN not in types and strong < 2:
+            return False  # cannot be a double three, double four or overline: skip the check
+        return forbidden_kind(self.board, *divmod(index, SIZE)) is not None
+
+    def candidates(self) -> list[int]:
+        """Empty points within two of a stone (the centre on an empty board)."""
+        if not self.history:
+            return [CELLS // 2]
+        cells, near = self.cells, self.near
+        return [i for i in range(CELLS) if near[i] and not cells[i]]
+
+    def evaluation(self, player: int) -> int:
+        """Static worth of the position to ``player``, who is to move."""
+        other = 3 - player
+        mine, theirs = self.scores[player], self.scores[other]
+        own = 0
+        opp = 0
+        for i in self.candidates():
+            own += mine[i]
+            opp += theirs[i]
+        return own - opp
+
+
+__all__ = [
+    "BLACK",
+    "CELLS",
+    "FIVE",
+    "FOUR",
+    "FOUR_OPEN",
+    "THREE",
+    "THREE_CLOSED",
+    "TWO",
+    "TWO_CLOSED",
+    "WHITE",
+    "Position",
+]

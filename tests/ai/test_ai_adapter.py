@@ -1,0 +1,254 @@
+"""The adapter drives protocol engines and covers for broken ones with the fallback."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gobang.ai import EngineAdapter, builtin_argv
+from gobang.rules import Game, forbidden_kind
+
+# A stand-in engine. It answers START with OK and each move request with the first free
+# point, except that the first process started misbehaves once, as MODE says; every start
+# and every command it reads is logged so tests can see restarts and what was sent.
+FAKE_ENGINE = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+
+    MODE, HERE = sys.argv[1], Path(sys.argv[2])
+    log = HERE / "commands.log"
+    first = not (HERE / "started").exists()
+    (HERE / "started").touch()
+    with log.open("a") as f:
+        f.write("--- start\\n")
+    taken, board = set(), None
+
+    def say(text):
+        sys.stdout.write(text + "\\n")
+        sys.stdout.flush()
+
+    def answer():
+        global first
+        if first and MODE != "good":
+            first = False
+            if MODE == "silent":
+                time.sleep(30)
+            elif MODE == "garbage":
+                say("DEBUG thinking")
+                say("what a nice board")
+            elif MODE == "error":
+                say("ERROR out of ideas")
+            elif MODE == "occupied":
+                x, y = sorted(taken)[0]
+                say(f"{x},{y}")
+            elif MODE == "off-board":
+                say("15,3")
+            elif MODE == "forbidden":
+                say("4,7")
+            elif MODE == "crash":
+                sys.exit(3)
+            return
+        for y in range(15):
+            for x in range(15):
+                if (x, y) not in taken:
+                    taken.add((x, y))
+                    say(f"{x},{y}")
+                    return
+
+    for line in sys.stdin:
+        line = line.strip()
+        with log.open("a") as f:
+            f.write(line + "\\n")
+        if board is not None:
+            if line == "DONE":
+                taken = board
+                board = None
+                answer()
+            else:
+                x, y, _ = line.split(",")
+                board.add((int(x), int(y)))
+        elif line.startswith("START") or line == "RESTART":
+            taken = set()
+            say("OK")
+        elif line == "BEGIN":
+            answer()
+        elif line.startswith("TURN"):
+            x, y = line.split()[1].split(",")
+            taken.add((int(x), int(y)))
+            answer()
+        elif line == "BOARD":
+            board = set()
+        elif line == "END":
+            break
+    """
+)
+
+# Renju, black to move: 7,4 (x=4, y=7) would make six in a row for black.
+RENJU_MOVES = [
+    (7, 1),
+    (0, 14),
+    (7, 2),
+    (14, 0),
+    (7, 3),
+    (14, 14),
+    (7, 5),
+    (12, 12),
+    (7, 6),
+    (12, 2),
+]
+
+
+class Fallback:
+    """Records the games it was asked about and plays a fixed free point."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, game: Game) -> tuple[int, int]:
+        self.calls += 1
+        return next(
+            (r, c) for r in range(14, -1, -1) for c in range(15) if game.board.is_empty(r, c)
+        )
+
+
+@pytest.fixture
+def fake(tmp_path: Path):
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+
+    def make(mode: str, ruleset: str = "freestyle", turn_seconds: float = 2.0):
+        fallback = Fallback()
+        adapter = EngineAdapter(
+            [sys.executable, str(script), mode, str(tmp_path)],
+            ruleset,
+            fallback,
+            turn_seconds=turn_seconds,
+        )
+        return adapter, fallback
+
+    yield make
+
+
+def commands(tmp_path: Path) -> list[str]:
+    return (tmp_path / "commands.log").read_text().splitlines()
+
+
+def test_a_good_engine_plays_and_the_game_is_left_alone(fake, tmp_path):
+    adapter, fallback = fake("good")
+    game = Game.replay([(7, 7)])
+    with adapter:
+        move = adapter.move(game)
+    assert (move.row, move.col, move.by_engine, move.problem) == (0, 0, True, None)
+    assert game.moves == [(7, 7)] and fallback.calls == 0
+
+
+def test_the_engine_is_told_the_rules_and_turn_limit_then_the_position(fake, tmp_path):
+    adapter, _ = fake("good", ruleset="renju", turn_seconds=3)
+    with adapter:
+        adapter.move(Game.replay([(7, 7), (6, 8)], "renju"))
+    assert commands(tmp_path)[1:8] == [
+        "START 15",
+        "INFO rule 4",
+        "INFO timeout_turn 3000",
+        "BOARD",
+        "7,7,1",
+        "8,6,2",
+        "DONE",
+    ]
+
+
+def test_a_game_continued_from_the_engines_own_answer_is_sent_as_turn(fake, tmp_path):
+    adapter, _ = fake("good")
+    game = Game()
+    with adapter:
+        first = adapter.move(game)
+        game.place(first.row, first.col)
+        game.place(7, 7)
+        adapter.move(game)
+        game.place(8, 8)
+        game.place(9, 9)  # two moves behind: the engine gets the whole board again
+        adapter.move(game)
+    sent = commands(tmp_path)
+    assert "BEGIN" in sent and "TURN 7,7" in sent
+    assert sent[-7:-1] == ["BOARD", "0,0,1", "7,7,2", "8,8,1", "9,9,2", "DONE"]
+    assert sent.count("BOARD") == 1
+
+
+@pytest.mark.parametrize(
+    ("mode", "problem"),
+    [
+        ("silent", "no answer in time"),
+        ("garbage", "not a move"),
+        ("error", "engine error"),
+        ("occupied", "occupied"),
+        ("off-board", "off the board"),
+        ("crash", "exited"),
+    ],
+)
+def test_a_misbehaving_engine_is_covered_by_the_fallback_and_restarted(
+    fake, tmp_path, mode, problem
+):
+    adapter, fallback = fake(mode, turn_seconds=0.3)
+    game = Game.replay([(7, 7)])
+    with adapter:
+        covered = adapter.move(game)
+        assert not covered.by_engine and problem in covered.problem
+        assert fallback.calls == 1 and game.board.is_empty(covered.row, covered.col)
+        game.place(covered.row, covered.col)
+        game.place(3, 3)
+        again = adapter.move(game)
+    assert again.by_engine and fallback.calls == 1
+    assert commands(tmp_path).count("--- start") == 2
+    assert adapter.restarts == 1
+
+
+def test_a_move_forbidden_to_renju_black_is_refused(fake, tmp_path):
+    adapter, fallback = fake("forbidden", ruleset="renju")
+    game = Game.replay(RENJU_MOVES, "renju")
+    assert forbidden_kind(game.board, 7, 4) == "overline"
+    with adapter:
+        covered = adapter.move(game)
+    assert not covered.by_engine and "forbidden" in covered.problem
+    assert fallback.calls == 1
+
+
+def test_an_engine_that_cannot_start_leaves_every_move_to_the_fallback(tmp_path):
+    fallback = Fallback()
+    adapter = EngineAdapter([str(tmp_path / "no-such-engine")], "freestyle", fallback)
+    with adapter:
+        first = adapter.move(Game())
+        second = adapter.move(Game.replay([(14, 0)]))
+    assert not first.by_engine and "cannot start" in first.problem
+    assert not second.by_engine and fallback.calls == 2
+
+
+def test_a_finished_game_or_another_ruleset_is_refused(fake):
+    adapter, _ = fake("good")
+    won = Game.replay([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3), (0, 4)])
+    with adapter:
+        with pytest.raises(ValueError):
+            adapter.move(won)
+        with pytest.raises(ValueError):
+            adapter.move(Game("renju"))
+
+
+@pytest.mark.slow
+def test_the_builtin_engine_plays_a_whole_game_through_adapters():
+    game = Game("renju")
+    players = [
+        EngineAdapter(builtin_argv(2, seed=1), "renju", Fallback()),
+        EngineAdapter(builtin_argv(1, seed=2), "renju", Fallback()),
+    ]
+    try:
+        while not game.is_over:
+            move = players[len(game.moves) % 2].move(game)
+            assert move.by_engine, move.problem
+            game.place(move.row, move.col)
+    finally:
+        for player in players:
+            player.close()
+    assert game.outcome is not None
