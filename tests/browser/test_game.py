@@ -27,7 +27,12 @@ def match(first, second, base_url: str):
 
 
 def click_point(page, notation: str) -> None:
-    page.get_by_role("button", name=notation, exact=True).click()
+    """Plays a stone: a second click where moves are confirmed (touch screens, by default)."""
+    point = page.get_by_role("button", name=notation, exact=True)
+    point.click()
+    confirm = page.get_by_test_id("confirm-toggle")
+    if confirm.count() and confirm.is_checked():
+        point.click()
 
 
 def play_to_five(black, white) -> None:
