@@ -32,6 +32,12 @@ class Config:
     HALL_ACTIONS_PER_MINUTE: int = 30
     # Moves per user per second, far above any human pace.
     MOVES_PER_SECOND: int = 10
+    # Draw offers, take-back and pause requests per user (each one is pushed to the opponent).
+    NEGOTIATIONS_PER_MINUTE: int = 10
+    # Games a user may join as a spectator (each join and leave is pushed to the players).
+    SPECTATOR_JOINS_PER_MINUTE: int = 30
+    # Events a connection may send that the server does not know, before `rate_limited`.
+    UNKNOWN_EVENTS_PER_MINUTE: int = 10
 
     # argon2id cost; the defaults follow RFC 9106's second recommended profile.
     ARGON2_TIME_COST: int = 3

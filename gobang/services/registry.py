@@ -8,6 +8,7 @@ say who listens.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Flask, current_app
@@ -86,6 +87,8 @@ class Lobby:
 class Services:
     accounts: Accounts
     auth_limiter: RateLimiter
+    # Unknown events, per connection.
+    event_limiter: RateLimiter
     clock: Clock
     store: LiveStore
     play: Play
@@ -114,8 +117,7 @@ def build_services(app: Flask) -> Services:
     store = MemoryStore()
     metrics = Metrics()
     bus = Bus()
-    play = _play(app, store, clock, bus, metrics, limiter(*chat_window),
-                 limiter(cfg["MOVES_PER_SECOND"], 1))
+    play = _play(app, store, clock, bus, metrics, limiter)
     lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window),
                    limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
@@ -124,6 +126,7 @@ def build_services(app: Flask) -> Services:
     return Services(
         accounts=_accounts(app),
         auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
+        event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),
         clock=clock, store=store, play=play, lobby=lobby,
         admin=AdminDesk(clock, store, lobby.hall, play.finisher, cfg["ADMIN_POLL_SECONDS"]),
         metrics=metrics,
@@ -131,8 +134,9 @@ def build_services(app: Flask) -> Services:
 
 
 def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
-          chat_limiter: RateLimiter, move_limiter: RateLimiter) -> Play:
+          limiter: Callable[[int, float], RateLimiter]) -> Play:
     cfg = app.config
+    negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
     table = GameTable(store, clock)
     maintenance = Maintenance()
@@ -141,18 +145,21 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
         table, clock, ClockChoice(cfg["CLOCK_INITIAL_SECONDS"], cfg["CLOCK_INCREMENT_SECONDS"]),
         bus, finisher, cfg["ABORT_SECONDS"])
     attendance = Attendance()
-    chat = RoomChat(attendance, chat_limiter)
+    chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
+                                        cfg["CHAT_WINDOW_SECONDS"]))
     rematches = Rematches(table, factory, maintenance)
     return Play(
         table=table, factory=factory,
-        seating=Seating(table, clock, grace, attendance, finisher, chat, rematches),
-        moves=Moves(table, clock, move_limiter, MoveWriter(lambda: db.engine), finisher,
-                    metrics),
+        seating=Seating(table, clock, grace, attendance, finisher, chat, rematches,
+                        limiter(cfg["SPECTATOR_JOINS_PER_MINUTE"], 60)),
+        moves=Moves(table, clock, limiter(cfg["MOVES_PER_SECOND"], 1),
+                    MoveWriter(lambda: db.engine), finisher, metrics),
         finisher=finisher,
         timekeeper=Timekeeper(table, clock, grace, cfg["ABORT_SECONDS"], finisher),
-        draws=Draws(table, finisher), takebacks=TakeBacks(table, clock, MAX_UNDOS),
-        pauses=Pauses(table, clock), rematches=rematches, chat=chat, maintenance=maintenance,
-        hints=Hints(table),
+        draws=Draws(table, finisher, negotiations),
+        takebacks=TakeBacks(table, clock, MAX_UNDOS, negotiations),
+        pauses=Pauses(table, clock, negotiations), rematches=rematches, chat=chat,
+        maintenance=maintenance, hints=Hints(table),
     )
 
 

@@ -26,6 +26,7 @@ from gobang.services.notices import (
     ActionError,
     Notice,
 )
+from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace as Ns
 
@@ -143,9 +144,11 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
 class SessionNamespace(Namespace):
     """A namespace open only to logged-in users, with one live connection per user."""
 
-    def __init__(self, namespace: str, publish: Publisher) -> None:
+    def __init__(self, namespace: str, publish: Publisher, unknown: RateLimiter) -> None:
         super().__init__(namespace)
         self.publish = publish
+        # Unknown events per connection: each costs an answer, so a client may not loop them.
+        self.unknown = unknown
         self._users: dict[str, int] = {}
 
     def trigger_event(self, event: str, *args: Any) -> Any:
@@ -157,6 +160,8 @@ class SessionNamespace(Namespace):
             if not self._is_lifecycle(event, sid):
                 return ActionError("bad_request", f"'{event}' cannot be sent.").ack()
         elif not event or not hasattr(self, f"on_{event}"):
+            if not self.unknown.hit(args[0] if args else None):
+                return ActionError("rate_limited", "Too many unknown events.").ack()
             return ActionError("bad_request", f"Unknown event {str(event)[:40]!r}.").ack()
         return super().trigger_event(event, *args)
 

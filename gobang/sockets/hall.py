@@ -8,14 +8,15 @@ from flask import request
 from flask_socketio import join_room
 
 from gobang.extensions import socketio
+from gobang.services.ratelimit import RateLimiter
 from gobang.services.registry import Lobby
 from gobang.sockets.base import Publisher, SessionNamespace, acknowledged, ok, user_room
 from gobang.vocabulary import Namespace
 
 
 class HallNamespace(SessionNamespace):
-    def __init__(self, lobby: Lobby, publish: Publisher) -> None:
-        super().__init__(Namespace.HALL, publish)
+    def __init__(self, lobby: Lobby, publish: Publisher, unknown: RateLimiter) -> None:
+        super().__init__(Namespace.HALL, publish, unknown)
         self.lobby = lobby
 
     def on_connect(self, auth: Any = None) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from flask import request
 from flask_socketio import join_room, leave_room
 
+from gobang.services.ratelimit import RateLimiter
 from gobang.services.registry import Play
 from gobang.services.store import LiveStore
 from gobang.sockets.base import (
@@ -23,8 +24,9 @@ from gobang.vocabulary import Namespace
 
 
 class RoomNamespace(SessionNamespace):
-    def __init__(self, play: Play, store: LiveStore, publish: Publisher) -> None:
-        super().__init__(Namespace.ROOM, publish)
+    def __init__(self, play: Play, store: LiveStore, publish: Publisher,
+                 unknown: RateLimiter) -> None:
+        super().__init__(Namespace.ROOM, publish, unknown)
         self.play = play
         self.store = store
 

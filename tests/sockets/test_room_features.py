@@ -225,3 +225,32 @@ def test_spectator_count_drops_when_one_leaves(game_between, player):
     carol.emit("/room", "join_game", {"game_id": game_id})
     carol.room.disconnect("/room")
     assert black.received("/room", "spectators")[-1] == {"game_id": game_id, "count": 0}
+
+
+@pytest.mark.parametrize("app_overrides", [{"NEGOTIATIONS_PER_MINUTE": 2}])
+@pytest.mark.parametrize("ask", ["offer_draw", "request_undo", "request_pause"])
+def test_asking_the_opponent_again_and_again_is_rate_limited(game_between, app_overrides, ask):
+    black, white, game_id = game_between()
+    play(black, white, game_id, [(7, 7), (7, 8)])
+    codes = [black.emit("/room", ask, {"game_id": game_id}).get("error") for _ in range(3)]
+    assert codes[2] == "rate_limited"
+
+
+@pytest.mark.parametrize("app_overrides", [{"SPECTATOR_JOINS_PER_MINUTE": 3}])
+def test_joining_and_leaving_as_a_spectator_is_rate_limited(game_between, player,
+                                                            app_overrides):
+    _black, _white, game_id = game_between()
+    watcher = player("watcher")
+    codes = []
+    for _ in range(4):
+        codes.append(watcher.emit("/room", "join_game", {"game_id": game_id}).get("error"))
+        watcher.room.disconnect("/room")
+        watcher.clients.pop("/room")
+    assert codes == [None, None, None, "rate_limited"]
+
+
+@pytest.mark.parametrize("app_overrides", [{"UNKNOWN_EVENTS_PER_MINUTE": 3}])
+def test_unknown_events_are_rate_limited(player, app_overrides):
+    someone = player("someone")
+    codes = [someone.emit("/room", "teleport", {}).get("error") for _ in range(4)]
+    assert codes == ["bad_request"] * 3 + ["rate_limited"]

@@ -7,22 +7,25 @@ from typing import Any
 from flask_babel import gettext
 
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import require_answer, require_playing
+from gobang.services.play.checks import require_answer, require_pace, require_playing
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import room_notice
 from gobang.services.play.results import Ending
 from gobang.services.play.table import GameTable
+from gobang.services.ratelimit import RateLimiter
 from gobang.vocabulary import Reason, opponent
 
 
 class Draws:
-    def __init__(self, table: GameTable, finisher: Finisher) -> None:
+    def __init__(self, table: GameTable, finisher: Finisher, limiter: RateLimiter) -> None:
         self.table = table
         self.finisher = finisher
+        self.limiter = limiter
 
     def offer(self, game_id: int, user_id: int) -> list[Notice]:
         """Offering while the opponent's offer is open accepts it."""
         live, color = self.table.player_game(game_id, user_id)
+        require_pace(self.limiter, user_id)
         with live.lock:
             require_playing(live)
             if live.draw_offer == color:

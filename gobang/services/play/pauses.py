@@ -8,19 +8,22 @@ from flask_babel import gettext
 
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import require_answer, require_playing
+from gobang.services.play.checks import require_answer, require_pace, require_playing
 from gobang.services.play.live import room_notice
 from gobang.services.play.table import GameTable
+from gobang.services.ratelimit import RateLimiter
 from gobang.vocabulary import BLACK, WHITE, opponent
 
 
 class Pauses:
-    def __init__(self, table: GameTable, clock: Clock) -> None:
+    def __init__(self, table: GameTable, clock: Clock, limiter: RateLimiter) -> None:
         self.table = table
         self.clock = clock
+        self.limiter = limiter
 
     def request(self, game_id: int, user_id: int) -> list[Notice]:
         live, color = self.table.player_game(game_id, user_id)
+        require_pace(self.limiter, user_id)
         with live.lock:
             require_playing(live)
             if live.paused:

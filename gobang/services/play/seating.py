@@ -18,13 +18,14 @@ from gobang.services.play.results import Ending
 from gobang.services.play.room_chat import Attendance, RoomChat
 from gobang.services.play.stored import stored_state
 from gobang.services.play.table import GameTable
+from gobang.services.ratelimit import RateLimiter
 from gobang.vocabulary import BLACK, Reason, Status, opponent
 
 
 class Seating:
     def __init__(self, table: GameTable, clock: Clock, grace_seconds: float,
                  attendance: Attendance, finisher: Finisher, chat: RoomChat,
-                 rematches: Rematches) -> None:
+                 rematches: Rematches, spectator_limiter: RateLimiter) -> None:
         self.table = table
         self.clock = clock
         self.grace_seconds = grace_seconds
@@ -32,10 +33,12 @@ class Seating:
         self.finisher = finisher
         self.chat = chat
         self.rematches = rematches
+        self.spectator_limiter = spectator_limiter
 
     def join(self, game_id: int, user_id: int, sid: str) -> tuple[dict[str, Any], list[Notice]]:
         """The game's state for this connection, as player or spectator; a connection that
         was at another game leaves it."""
+        self._check_spectator_pace(game_id, user_id, sid)
         notices = self._leave_previous(sid, game_id)
         live = self.table.get(game_id)
         if live is None:
@@ -72,6 +75,16 @@ class Seating:
             if live.status != Status.PLAYING:
                 return []
             return self._player_left(live, color)
+
+    def _check_spectator_pace(self, game_id: int, user_id: int, sid: str) -> None:
+        """Each spectator arriving or leaving is pushed to the players: joining games as a
+        spectator over and over is limited (players rejoining their own game never are)."""
+        live = self.table.get(game_id)
+        watching = live is not None and live.color_of(user_id) is None
+        if watching and self.attendance.game_of(sid) != game_id and (
+                not self.spectator_limiter.hit(user_id)):
+            raise ActionError("rate_limited",
+                              gettext("You are joining games too fast; wait a moment."))
 
     def joined_game(self, sid: str) -> int | None:
         return self.attendance.game_of(sid)

@@ -11,20 +11,24 @@ from gobang.extensions import db
 from gobang.models import Game, Move
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import require_answer, require_playing
+from gobang.services.play.checks import require_answer, require_pace, require_playing
 from gobang.services.play.live import Clocks, LiveGame, room_notice
 from gobang.services.play.table import GameTable
+from gobang.services.ratelimit import RateLimiter
 from gobang.vocabulary import opponent
 
 
 class TakeBacks:
-    def __init__(self, table: GameTable, clock: Clock, max_per_player: int) -> None:
+    def __init__(self, table: GameTable, clock: Clock, max_per_player: int,
+                 limiter: RateLimiter) -> None:
         self.table = table
         self.clock = clock
         self.max_per_player = max_per_player
+        self.limiter = limiter
 
     def request(self, game_id: int, user_id: int) -> list[Notice]:
         live, color = self.table.player_game(game_id, user_id)
+        require_pace(self.limiter, user_id)
         with live.lock:
             require_playing(live)
             if live.undo_request is not None:
