@@ -127,7 +127,8 @@ def test_an_update_carries_only_what_changed(env, users, hall_of, clock):
         "seq": 2,
         "counts": {"online": 1, "playing": 0,
                    "waiting": {"freestyle": 0, "standard": 1, "renju": 0}},
-        "players": {"set": [{**alice.player(), "status": "queued"}], "removed": [bob.id]},
+        "players": {"set": [{**alice.player(), "status": "queued", "game_id": None}],
+                    "removed": [bob.id]},
         "games": {"set": [], "removed": []}}
 
 

@@ -38,7 +38,7 @@ def test_newcomer_is_announced_to_others_in_the_next_update(player, next_update)
     next_update()
     update = alice.received("/hall", "hall_update")
     assert [u["players"]["set"] for u in update] == [
-        [{"id": bob.id, "username": "bob", "score": 1000, "status": "idle"}]]
+        [{"id": bob.id, "username": "bob", "score": 1000, "status": "idle", "game_id": None}]]
 
 
 def test_second_connection_replaces_the_first(player):

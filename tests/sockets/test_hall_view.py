@@ -244,7 +244,16 @@ def test_find_players_tells_each_players_status(player):
     assert bob.emit("/hall", "start_match", {})["ok"]
     answer = alice.emit("/hall", "find_players", {"prefix": "b"})
     assert answer["players"] == [{"id": bob.id, "username": "bob", "score": 1000,
-                                  "status": "queued"}]
+                                  "status": "queued", "game_id": None}]
+
+
+def test_a_listed_player_in_a_game_carries_the_game_to_watch(game_between, player,
+                                                              next_update):
+    black, _white, game_id = game_between()
+    next_update()
+    view = player("watcher").emit("/hall", "hall_view")["view"]
+    assert {(e["username"], e["status"], e["game_id"]) for e in view["players"]} >= {
+        (black.name, "playing", game_id)}
 
 
 @pytest.mark.parametrize("app_overrides", [{"AUTH_ATTEMPTS_PER_MINUTE": 100}])

@@ -51,12 +51,17 @@ class Presence:
             return PLAYING
         return QUEUED if self.matcher.is_queued(user_id) else IDLE
 
+    def entry(self, player: dict[str, Any]) -> dict[str, Any]:
+        """A HallPlayer: the player, their status, and the game they play (to watch it)."""
+        game_id = self.table.current_game_of(player["id"])
+        if game_id is not None:
+            return {**player, "status": PLAYING, "game_id": game_id}
+        status = QUEUED if self.matcher.is_queued(player["id"]) else IDLE
+        return {**player, "status": status, "game_id": None}
+
     def players(self) -> list[dict[str, Any]]:
         """Everyone here, without status (a snapshot: safe to read while others arrive)."""
         return list(self._players.values())
-
-    def entry(self, player: dict[str, Any]) -> dict[str, Any]:
-        return {**player, "status": self.status(player["id"])}
 
     def find(self, prefix: str, limit: int) -> list[dict[str, Any]]:
         """Players here whose name starts with `prefix`, compared as names are stored (NFKC,
