@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gobang.services.notices import ActionError
@@ -154,3 +156,24 @@ def test_presence_finds_players_here_by_prefix(env, users, hall_of, prefix, foun
     hall_of(*users("alice", "alfred", "bob"))
     users("carol")
     assert [p["username"] for p in env.lobby.presence.find(prefix, 20)] == found
+
+
+# docs/protocol.md states these bounds (an empty chat: it adds its own). Measured as Socket.IO
+# sends JSON: compact, anything outside ASCII as \uXXXX escapes (6 bytes a character).
+HELLO_BOUNDS = [
+    ("abcdefghijklmnopq{:03d}", 8_400),
+    ("五子棋玩家名字很长的一位棋手第{:03d}号位", 16_384),
+]
+
+
+@pytest.mark.parametrize(("pattern", "bound"), HELLO_BOUNDS)
+def test_hello_in_a_full_hall_stays_within_its_documented_bound(env, users, hall_of, pattern,
+                                                                bound):
+    people = hall_of(*users(*(pattern.format(n) for n in range(60))))
+    for black, white in zip(people[:40:2], people[1:40:2], strict=True):
+        env.play.factory.create(black, white, "freestyle")
+    env.lobby.view.flush()
+    _replaced, hello = env.lobby.hall.connect(people[0], "again")
+    assert (len(hello["view"]["players"]), len(hello["view"]["games"])) == (50, 20)
+    assert all(len(p["username"]) == 20 for p in hello["view"]["players"])
+    assert len(json.dumps(hello, separators=(",", ":"))) <= bound
