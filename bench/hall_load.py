@@ -123,9 +123,13 @@ async def _churn(changers: list[HallIdler], period: float, duration: float) -> d
     async def one(number: int, idler: HallIdler) -> None:
         nonlocal changes, last
         await asyncio.sleep(period * number / max(len(changers), 1))
-        while time.monotonic() < end:
+        while time.monotonic() < end and idler.open:
             for event in ("start_match", "cancel_match"):
-                answer = await idler.call(event, {})
+                try:
+                    answer = await idler.call(event, {})
+                except Exception as exc:  # noqa: BLE001 - a closed connection is counted
+                    errors.append(f"{type(exc).__name__}: {exc} ({idler.closed_reason})")
+                    return
                 if answer.get("ok"):
                     changes += 1
                     last = max(last, time.monotonic())
