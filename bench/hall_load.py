@@ -16,8 +16,10 @@ content, not only the count of updates.
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing as mp
 import sqlite3
+import sys
 import time
 from collections import Counter
 from typing import Any
@@ -230,6 +232,8 @@ def scenario_idle(args) -> dict[str, Any]:
             last_arrival = max(c["last_connected_at"] for c in connected)
             time.sleep(settle)
             arrivals = _measure_all(results, commands, last_arrival)
+            # Progress, should a later phase fail.
+            print("after arrivals:", json.dumps(arrivals), file=sys.stderr, flush=True)
             rss_connected = server.rss()
             samples, quiet_cpu = _hold(server, hold)
             churn = None
