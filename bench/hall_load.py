@@ -226,9 +226,12 @@ def scenario_idle(args) -> dict[str, Any]:
             _give_changers_scores(server, changers, workers)
             time.sleep(2)
             rss_before = server.rss()
+            cpu_before, connect_started = server.cpu_seconds(), time.monotonic()
             for queue in commands:
                 queue.put({"go": "connect"})
             connected = _wait_all(results, len(commands), "connected", timeout=1800)
+            arrivals_cpu = ((server.cpu_seconds() - cpu_before)
+                            / max(time.monotonic() - connect_started, 1e-9))
             last_arrival = max(c["last_connected_at"] for c in connected)
             time.sleep(settle)
             arrivals = _measure_all(results, commands, last_arrival)
@@ -263,6 +266,7 @@ def scenario_idle(args) -> dict[str, Any]:
         "server_rss_mb": {"before": _mb(rss_before), "connected": _mb(rss_connected),
                           "samples": [_mb(s) for s in samples]},
         "kb_per_connection": round(growth / max(ok, 1) / 1024, 1),
+        "arrivals_server_cpu_cores": round(arrivals_cpu, 3),
         "quiet_hold_server_cpu_cores": round(quiet_cpu, 3),
         "messages_received": sum(h["result"]["messages"] for h in held),
         "bench_processes": len(commands), "server_log_tracebacks": tracebacks,

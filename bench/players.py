@@ -389,7 +389,8 @@ class HallIdler:
         name, payload = json.loads(data[body_at:])
         if name == "hello":
             self.hello_bytes = len(data.encode()) - body_at
-            self.view.reset(payload["view"])
+            if "view" in payload:  # an older build (BENCH_APP_SCRIPT) has none
+                self.view.reset(payload["view"])
         elif not self._resyncing and not self.view.apply(payload):
             self._resyncing = True
             self.resyncs += 1
