@@ -103,7 +103,11 @@ async def _measure(idlers: list[HallIdler], last_change: float) -> dict[str, Any
     """Each open idler's copy against the server's view: seconds from the last change until
     it reached the server's seq, or None when its copy is not the server's."""
     observer = next(i for i in idlers if i.open)
-    server_view = (await observer.call("hall_view", {}))["view"]
+    answer = await observer.call("hall_view", {})
+    if not answer.get("ok"):  # an older build: no view to compare
+        return {"seq": None, "counts": None, "fresh": [None for i in idlers if i.open],
+                "resyncs": 0}
+    server_view = answer["view"]
     expected = view_digest(server_view)
     fresh: list[float | None] = []
     for idler in idlers:
@@ -327,7 +331,7 @@ def _measure_all(results, commands, last_change: float) -> dict[str, Any]:
     measured = [m["measured"] for m in _wait_all(results, len(commands), "measured", 600)]
     fresh = [f for m in measured for f in m["fresh"]]
     times = [f for f in fresh if f is not None]
-    return {"server_seq": sorted({m["seq"] for m in measured}),
+    return {"server_seq": sorted({m["seq"] for m in measured if m["seq"] is not None}),
             "counts": measured[0]["counts"],
             "clients_checked": len(fresh), "clients_matching": len(times),
             "clients_stale": len(fresh) - len(times),
