@@ -89,8 +89,10 @@ async def _idle(url: str, index: int, count: int, commands: mp.Queue,
                 results.put({"index": index, "measured": await _measure(
                     idlers, command["last_change"])})
             elif command["go"] == "churn":
+                # Only the changers given their far-apart scores, and still connected.
+                changers = [i for i in idlers[:command["changers"]] if i.open]
                 results.put({"index": index, "churned": await _churn(
-                    idlers[:command["changers"]], command["period"], command["duration"])})
+                    changers, command["period"], command["duration"])})
         still = sum(1 for i in idlers if i.open)
         messages = sum(i.messages for i in idlers)
         reasons = Counter(i.closed_reason for i in idlers if not i.open)
@@ -144,8 +146,8 @@ async def _churn(changers: list[HallIdler], period: float, duration: float) -> d
                 await asyncio.sleep(period / 2)
 
     await asyncio.gather(*(one(n, i) for n, i in enumerate(changers)))
-    return {"changes": changes, "last_change_at": last, "errors": errors[:3],
-            "error_count": len(errors)}
+    return {"changers": len(changers), "changes": changes, "last_change_at": last,
+            "errors": errors[:3], "error_count": len(errors)}
 
 
 async def _matching(url: str, index: int, count: int, commands: mp.Queue,
@@ -317,7 +319,8 @@ def _churn_phase(server: Server, results, commands, changers: int, args,
     last_change = max(c["churned"]["last_change_at"] for c in churned)
     time.sleep(settle)
     changes = sum(c["churned"]["changes"] for c in churned)
-    return {"changers": changers * len(commands), "seconds": round(elapsed, 1),
+    return {"changers": sum(c["churned"]["changers"] for c in churned),
+            "seconds": round(elapsed, 1),
             "changes": changes, "changes_per_s": round(changes / elapsed, 1),
             "server_cpu_cores": round(cpu / elapsed, 3),
             "errors": sum(c["churned"]["error_count"] for c in churned),
