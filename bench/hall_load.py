@@ -28,8 +28,9 @@ from bench.load import FAST_HASH, Server, _gather_limited, _ms, _wait_all
 from bench.players import HallIdler, login, new_http, percentile, view_digest
 
 # Churn: each changer queues and leaves the queue in turn. Their scores are far apart (and at
-# the top of the hall's list, so each change shows in the view) so the matcher never pairs them.
-CHANGER_SCORE, CHANGER_SCORE_STEP = 3000, 200
+# the top of the hall's list, so each change shows in the view) so the matcher never pairs
+# them: the allowed gap reaches 1,000 only after 19 s in the queue.
+CHANGER_SCORE, CHANGER_SCORE_STEP = 3000, 1000
 
 
 def _worker(kind: str, url: str, index: int, count: int, commands: mp.Queue,
@@ -130,9 +131,12 @@ async def _churn(changers: list[HallIdler], period: float, duration: float) -> d
 
     async def one(number: int, idler: HallIdler) -> None:
         nonlocal changes, last
-        await asyncio.sleep(period * number / max(len(changers), 1))
-        while time.monotonic() < end and idler.open:
+        # On a fixed schedule, not a pause after each answer: slow answers do not slow the rate.
+        due = time.monotonic() + period * number / max(len(changers), 1)
+        while due < end and idler.open:
             for event in ("start_match", "cancel_match"):
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                due += period / 2
                 try:
                     answer = await idler.call(event, {})
                 except Exception as exc:  # noqa: BLE001 - a closed connection is counted
@@ -143,7 +147,6 @@ async def _churn(changers: list[HallIdler], period: float, duration: float) -> d
                     last = max(last, time.monotonic())
                 else:
                     errors.append(str(answer)[:120])
-                await asyncio.sleep(period / 2)
 
     await asyncio.gather(*(one(n, i) for n, i in enumerate(changers)))
     return {"changers": len(changers), "changes": changes, "last_change_at": last,

@@ -513,7 +513,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "(players queueing and leaving the queue)")
     parser.add_argument("--churn", type=float, default=60,
                         help="idle: seconds the status changes go on")
-    parser.add_argument("--churn-period", type=float, default=1.2,
+    parser.add_argument("--churn-period", type=float, default=4.0,
                         help="idle: seconds between one changer's queueing and the next")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line")
     args = parser.parse_args(argv)
