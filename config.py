@@ -52,7 +52,7 @@ class Config:
     ABORT_SECONDS: int = 30
 
     # The background ticker: every TICKER_INTERVAL_SECONDS it pairs queued players, checks
-    # clocks, forfeits and aborts, polls the host's commands and sends paced hall broadcasts.
+    # clocks, forfeits and aborts, polls the host's commands and sends the hall's batched update.
     # (Called MATCHER_ENABLED and MATCHER_INTERVAL_SECONDS before; those names still work for
     # this release, with a warning in the log.)
     TICKER_ENABLED: bool = True
@@ -61,12 +61,12 @@ class Config:
     # MATCH_GAP_PER_SECOND for every second the longer-waiting player has waited.
     MATCH_GAP_START: int = 50
     MATCH_GAP_PER_SECOND: int = 50
-    # Broadcasts to everyone in the hall (presence, the live games) are paced: each costs one
-    # message per hall connection, paid from a bucket of HALL_FANOUT_BURST refilled at
-    # HALL_FANOUT_PER_SECOND. Below that, as in any hall of a few hundred, they go out at
-    # once; above it they wait for the ticker and are merged (docs/performance.md).
-    HALL_FANOUT_PER_SECOND: int = 30_000
-    HALL_FANOUT_BURST: int = 10_000
+    # The hall view everyone shares: at most HALL_LIST_SIZE online players (highest score
+    # first) and HALL_GAMES_SIZE live games (highest-rated first); what changed in it goes to
+    # the whole hall as one update at most every HALL_UPDATE_SECONDS (docs/protocol.md).
+    HALL_LIST_SIZE: int = 50
+    HALL_GAMES_SIZE: int = 20
+    HALL_UPDATE_SECONDS: float = 1.0
 
     # "threading" for `flask run` and tests; app.py switches to "eventlet".
     SOCKETIO_ASYNC_MODE: str = "threading"

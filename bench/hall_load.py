@@ -1,22 +1,36 @@
-"""Hall scenarios for bench/load.py: thousands of idle connections, and a crowd matched at once.
+"""Hall scenarios for bench/load.py: thousands of hall connections, and a crowd matched at once.
 
-Both use HallIdler (bench/players.py), a minimal client of the same wire protocol, because
-every arrival and every status change in the hall is broadcast to everyone in it: N players
-cost N*N messages, which python-socketio's AsyncClient could not absorb on one core.
+Both use HallIdler (bench/players.py), a minimal client of the same wire protocol, so that two
+bench processes can hold thousands of connections on a shared machine.
+
+How `idle` measures freshness: every idler keeps its copy of the hall view from `hello` and
+`hall_update` (as the page does) and notes when it reached its current seq. Once the hall has
+been quiet for a while, each bench process asks the server for its view (`hall_view`, a request
+that changes nothing) and compares every idler's copy with it, content and seq. An idler's
+freshness is the time from the last change (the last arrival's connection, or the last status
+change of the churn phase, as answered) until its copy reached the server's final seq; an idler
+whose copy differs is counted stale. This needs no extra endpoint on the server and checks the
+content, not only the count of updates.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing as mp
-import re
+import sqlite3
+import sys
 import time
-import urllib.request
 from collections import Counter
 from typing import Any
 
 from bench.load import FAST_HASH, Server, _gather_limited, _ms, _wait_all
-from bench.players import HallIdler, login, new_http, percentile
+from bench.players import HallIdler, login, new_http, percentile, view_digest
+
+# Churn: each changer queues and leaves the queue in turn. Their scores are far apart (and at
+# the top of the hall's list, so each change shows in the view) so the matcher never pairs
+# them: the allowed gap reaches 1,000 only after 19 s in the queue.
+CHANGER_SCORE, CHANGER_SCORE_STEP = 3000, 1000
 
 
 def _worker(kind: str, url: str, index: int, count: int, commands: mp.Queue,
@@ -68,14 +82,75 @@ async def _idle(url: str, index: int, count: int, commands: mp.Queue,
         idlers, failures = await _connect_checked(http, url, cookies, rate, namespace)
         results.put({"index": index, "connected": len(idlers) - len(failures),
                      "connect_s": time.monotonic() - start, "failures": failures[:5],
-                     "failed": len(failures)})
-        await _command(commands)
+                     "failed": len(failures),
+                     "last_connected_at": max((i.connected_at for i in idlers), default=0.0),
+                     "hello_bytes": max((i.hello_bytes for i in idlers), default=0)})
+        while (command := await _command(commands))["go"] != "close":
+            if command["go"] == "measure":
+                results.put({"index": index, "measured": await _measure(
+                    idlers, command["last_change"])})
+            elif command["go"] == "churn":
+                # Only the changers given their far-apart scores, and still connected.
+                changers = [i for i in idlers[:command["changers"]] if i.open]
+                results.put({"index": index, "churned": await _churn(
+                    changers, command["period"], command["duration"])})
         still = sum(1 for i in idlers if i.open)
         messages = sum(i.messages for i in idlers)
         reasons = Counter(i.closed_reason for i in idlers if not i.open)
         results.put({"index": index, "result": {"open": still, "messages": messages,
                                                 "closed": dict(reasons.most_common(3))}})
         await asyncio.gather(*(i.close() for i in idlers), return_exceptions=True)
+
+
+async def _measure(idlers: list[HallIdler], last_change: float) -> dict[str, Any]:
+    """Each open idler's copy against the server's view: seconds from the last change until
+    it reached the server's seq, or None when its copy is not the server's."""
+    observer = next(i for i in idlers if i.open)
+    answer = await observer.call("hall_view", {})
+    if not answer.get("ok"):  # an older build: no view to compare
+        return {"seq": None, "counts": None, "fresh": [None for i in idlers if i.open],
+                "resyncs": 0}
+    server_view = answer["view"]
+    expected = view_digest(server_view)
+    fresh: list[float | None] = []
+    for idler in idlers:
+        if not idler.open:
+            continue
+        if idler.view.digest() == expected:
+            fresh.append(max(0.0, idler.view.reached_at - last_change))
+        else:
+            fresh.append(None)
+    return {"seq": server_view["seq"], "counts": server_view["counts"], "fresh": fresh,
+            "resyncs": sum(i.resyncs for i in idlers)}
+
+
+async def _churn(changers: list[HallIdler], period: float, duration: float) -> dict[str, Any]:
+    """Each changer queues, then leaves the queue, every `period` seconds: two status changes."""
+    changes, errors, last = 0, [], 0.0
+    end = time.monotonic() + duration
+
+    async def one(number: int, idler: HallIdler) -> None:
+        nonlocal changes, last
+        # On a fixed schedule, not a pause after each answer: slow answers do not slow the rate.
+        due = time.monotonic() + period * number / max(len(changers), 1)
+        while due < end and idler.open:
+            for event in ("start_match", "cancel_match"):
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                due += period / 2
+                try:
+                    answer = await idler.call(event, {})
+                except Exception as exc:  # noqa: BLE001 - a closed connection is counted
+                    errors.append(f"{type(exc).__name__}: {exc} ({idler.closed_reason})")
+                    return
+                if answer.get("ok"):
+                    changes += 1
+                    last = max(last, time.monotonic())
+                else:
+                    errors.append(str(answer)[:120])
+
+    await asyncio.gather(*(one(n, i) for n, i in enumerate(changers)))
+    return {"changers": len(changers), "changes": changes, "last_change_at": last,
+            "errors": errors[:3], "error_count": len(errors)}
 
 
 async def _matching(url: str, index: int, count: int, commands: mp.Queue,
@@ -141,37 +216,44 @@ def _finish(processes) -> None:
 
 
 def scenario_idle(args) -> dict[str, Any]:
-    """N hall connections held by one server process: memory per connection, and whether
-    they all stay connected (pings answered) for the holding period."""
+    """N hall connections arriving at `rate` a second into one server process: how fresh every
+    client's copy of the hall view is after the last arrival, memory per connection, hello's
+    size, dropped connections; then (--changes-per-second) status changes sustained for
+    --churn seconds: freshness after the last change, and the server's CPU meanwhile."""
     total = args.connections or 5000
     hold = args.duration or 30
     namespace = args.namespace or "/hall"
     workers = args.workers or 2
+    settle = args.settle or 10
     server = Server("app", FAST_HASH).start()
     try:
         results, commands, processes = _start_workers("idle", server.url, total, workers,
                                                       args.rate or 0.0, namespace)
         try:
             _wait_all(results, len(commands), "registered", timeout=900)
+            changers = _changers(args, workers)
+            _give_changers_scores(server, changers, workers)
             time.sleep(2)
             rss_before = server.rss()
-            cpu_before = server.cpu_seconds()
+            cpu_before, connect_started = server.cpu_seconds(), time.monotonic()
             for queue in commands:
                 queue.put({"go": "connect"})
             connected = _wait_all(results, len(commands), "connected", timeout=1800)
-            time.sleep(10)  # let the last arrivals' broadcasts drain
+            arrivals_cpu = ((server.cpu_seconds() - cpu_before)
+                            / max(time.monotonic() - connect_started, 1e-9))
+            last_arrival = max(c["last_connected_at"] for c in connected)
+            time.sleep(settle)
+            arrivals = _measure_all(results, commands, last_arrival)
+            # Progress, should a later phase fail.
+            print("after arrivals:", json.dumps(arrivals), file=sys.stderr, flush=True)
             rss_connected = server.rss()
-            samples = [rss_connected]
-            end = time.monotonic() + hold
-            while time.monotonic() < end:
-                time.sleep(min(5.0, max(0.0, end - time.monotonic())))
-                samples.append(server.rss())
-            waiting_after_hold = _broadcasts_waiting(server)
-            settled_s = _settle(server, args.settle) if args.settle else None
+            samples, quiet_cpu = _hold(server, hold)
+            churn = None
+            if changers:
+                churn = _churn_phase(server, results, commands, changers, args, settle)
             for queue in commands:
                 queue.put({"go": "close"})
             held = _wait_all(results, len(commands), "result", timeout=600)
-            cpu = server.cpu_seconds() - cpu_before
         finally:
             _finish(processes)
         tracebacks = server.log().count("Traceback")
@@ -181,39 +263,87 @@ def scenario_idle(args) -> dict[str, Any]:
     still_open = sum(h["result"]["open"] for h in held)
     growth = rss_connected - rss_before
     return {"app": {
-        "namespace": namespace, "connections": total, "connected": ok,
-        "still_open_after_hold": still_open, "hold_s": hold,
+        "namespace": namespace, "connections": total, "connected": ok, "rate": args.rate,
+        "still_open_at_end": still_open, "hold_s": hold,
         "connect_s": round(max(c["connect_s"] for c in connected), 1),
         "errors": (total - ok) + (ok - still_open),
         "error_samples": [f for c in connected for f in c["failures"]][:3]
         + [h["result"]["closed"] for h in held if h["result"]["closed"]][:2],
+        "hello_bytes_max": max(c["hello_bytes"] for c in connected),
+        "after_arrivals": arrivals,
+        "after_churn": churn,
         "server_rss_mb": {"before": _mb(rss_before), "connected": _mb(rss_connected),
                           "samples": [_mb(s) for s in samples]},
         "kb_per_connection": round(growth / max(ok, 1) / 1024, 1),
+        "arrivals_server_cpu_cores": round(arrivals_cpu, 3),
+        "quiet_hold_server_cpu_cores": round(quiet_cpu, 3),
         "messages_received": sum(h["result"]["messages"] for h in held),
-        "hall_broadcasts_waiting_after_hold": waiting_after_hold,
-        "hall_settled_after_hold_s": settled_s,
-        "server_cpu_s": round(cpu, 1), "bench_processes": len(commands),
-        "server_log_tracebacks": tracebacks,
+        "bench_processes": len(commands), "server_log_tracebacks": tracebacks,
     }}
 
 
-def _broadcasts_waiting(server: Server) -> int:
-    """Hall-wide broadcasts the server is still holding back (its pacing), from /metrics."""
-    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
-        text = answer.read().decode()
-    found = re.search(r"^gobang_hall_broadcasts_waiting (\d+)", text, re.MULTILINE)
-    return int(found.group(1)) if found else -1
+def _changers(args, workers: int) -> int:
+    """Changers per bench process for --changes-per-second (each makes two changes a period)."""
+    if not args.changes_per_second:
+        return 0
+    return max(1, round(args.changes_per_second * args.churn_period / 2 / workers))
 
 
-def _settle(server: Server, timeout: float) -> float | None:
-    """Seconds until the server holds back nothing (every presence told), or None."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        if _broadcasts_waiting(server) == 0:
-            return round(time.monotonic() - started, 1)
-        time.sleep(2)
-    return None
+def _give_changers_scores(server: Server, per_worker: int, workers: int) -> None:
+    """Scores set in the database before anyone connects (what a session reads on connect)."""
+    if not per_worker:
+        return
+    names = [f"h{w}x{i}" for w in range(workers) for i in range(per_worker)]
+    with sqlite3.connect(server.workdir / "gobang.sqlite3") as database:
+        database.executemany("UPDATE users SET score = ? WHERE username = ?", [
+            (CHANGER_SCORE + CHANGER_SCORE_STEP * n, name) for n, name in enumerate(names)])
+
+
+def _hold(server: Server, hold: float) -> tuple[list[int], float]:
+    """RSS samples while the hall is quiet, and the server's CPU (cores) meanwhile: pings."""
+    cpu_before, started = server.cpu_seconds(), time.monotonic()
+    samples = [server.rss()]
+    end = started + hold
+    while time.monotonic() < end:
+        time.sleep(min(5.0, max(0.0, end - time.monotonic())))
+        samples.append(server.rss())
+    return samples, (server.cpu_seconds() - cpu_before) / max(time.monotonic() - started, 1e-9)
+
+
+def _churn_phase(server: Server, results, commands, changers: int, args,
+                 settle: float) -> dict[str, Any]:
+    cpu_before, started = server.cpu_seconds(), time.monotonic()
+    for queue in commands:
+        queue.put({"go": "churn", "changers": changers, "period": args.churn_period,
+                   "duration": args.churn})
+    churned = _wait_all(results, len(commands), "churned", timeout=args.churn + 600)
+    elapsed = time.monotonic() - started
+    cpu = server.cpu_seconds() - cpu_before
+    last_change = max(c["churned"]["last_change_at"] for c in churned)
+    time.sleep(settle)
+    changes = sum(c["churned"]["changes"] for c in churned)
+    return {"changers": sum(c["churned"]["changers"] for c in churned),
+            "seconds": round(elapsed, 1),
+            "changes": changes, "changes_per_s": round(changes / elapsed, 1),
+            "server_cpu_cores": round(cpu / elapsed, 3),
+            "errors": sum(c["churned"]["error_count"] for c in churned),
+            "error_samples": [e for c in churned for e in c["churned"]["errors"]][:3],
+            **_measure_all(results, commands, last_change)}
+
+
+def _measure_all(results, commands, last_change: float) -> dict[str, Any]:
+    for queue in commands:
+        queue.put({"go": "measure", "last_change": last_change})
+    measured = [m["measured"] for m in _wait_all(results, len(commands), "measured", 600)]
+    fresh = [f for m in measured for f in m["fresh"]]
+    times = [f for f in fresh if f is not None]
+    return {"server_seq": sorted({m["seq"] for m in measured if m["seq"] is not None}),
+            "counts": measured[0]["counts"],
+            "clients_checked": len(fresh), "clients_matching": len(times),
+            "clients_stale": len(fresh) - len(times),
+            "resyncs": sum(m["resyncs"] for m in measured),
+            "freshness_s": {"p50": _s(percentile(times, 0.5)), "p99": _s(percentile(times, 0.99)),
+                            "max": _s(max(times) if times else None)}}
 
 
 def scenario_matching(args) -> dict[str, Any]:
@@ -227,7 +357,7 @@ def scenario_matching(args) -> dict[str, Any]:
                                                       args.rate or 0.0)
         try:
             ready = _wait_all(results, len(commands), "registered", timeout=900)
-            time.sleep(3)  # the arrivals' presence broadcasts drain
+            time.sleep(3)  # the arrivals settle
             cpu_before = server.cpu_seconds()
             for queue in commands:
                 queue.put({"go": "join"})

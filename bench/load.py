@@ -506,8 +506,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS,
                         help="seconds after the end for the last moves to arrive")
     parser.add_argument("--settle", type=float, default=0,
-                        help="idle: after the hold, wait up to this many seconds for the "
-                             "hall's paced broadcasts to all go out, and report how long")
+                        help="idle: seconds of quiet before comparing every client's hall "
+                             "view with the server's (default 10)")
+    parser.add_argument("--changes-per-second", type=float, default=0,
+                        help="idle: after the hold, this many hall status changes a second "
+                             "(players queueing and leaving the queue)")
+    parser.add_argument("--churn", type=float, default=60,
+                        help="idle: seconds the status changes go on")
+    parser.add_argument("--churn-period", type=float, default=4.0,
+                        help="idle: seconds between one changer's queueing and the next")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line")
     args = parser.parse_args(argv)
     runner = dict(SCENARIOS)

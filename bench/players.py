@@ -245,13 +245,60 @@ class Seat:
             namespace=self.namespace, callback=acked))
 
 
+class HallViewCopy:
+    """A client's copy of the hall view, kept as docs/protocol.md says: the whole view from
+    `hello` (or `hall_view`), then each `hall_update` whose seq follows; `reached_at` is when
+    the copy reached its current seq."""
+
+    def __init__(self) -> None:
+        self.seq: int | None = None
+        self.counts: dict[str, Any] = {}
+        self.players: dict[int, dict[str, Any]] = {}
+        self.games: dict[int, dict[str, Any]] = {}
+        self.reached_at = 0.0
+
+    def reset(self, view: dict[str, Any]) -> None:
+        self.seq, self.counts = view["seq"], view["counts"]
+        self.players = {p["id"]: p for p in view["players"]}
+        self.games = {g["game_id"]: g for g in view["games"]}
+        self.reached_at = time.monotonic()
+
+    def apply(self, update: dict[str, Any]) -> bool:
+        """False when an update is missing in between (then ask for the whole view)."""
+        if self.seq is None or update["seq"] > self.seq + 1:
+            return False
+        if update["seq"] <= self.seq:
+            return True  # already in the view we hold
+        self.seq = update["seq"]
+        self.counts = update.get("counts", self.counts)
+        for part, entries in (("players", self.players), ("games", self.games)):
+            for gone in update[part]["removed"]:
+                entries.pop(gone, None)
+            key = "id" if part == "players" else "game_id"
+            entries.update({e[key]: e for e in update[part]["set"]})
+        self.reached_at = time.monotonic()
+        return True
+
+    def digest(self) -> str:
+        return view_digest({"seq": self.seq, "counts": self.counts,
+                            "players": list(self.players.values()),
+                            "games": list(self.games.values())})
+
+
+def view_digest(view: dict[str, Any]) -> str:
+    """The view's content without its order (a client sorts its own copy)."""
+    return json.dumps([view["seq"], view["counts"], sorted(view["players"], key=lambda p: p["id"]),
+                       sorted(view["games"], key=lambda g: g["game_id"])], sort_keys=True)
+
+
 class HallIdler:
     """A minimal Socket.IO client for holding thousands of hall connections.
 
-    It speaks the same wire protocol (Engine.IO 4 over a websocket, Socket.IO 5 packets) but
-    decodes only what it waits for, answers pings, and counts the rest, so one bench process
-    can hold, and absorb the hall's presence broadcasts for, far more connections than
-    AsyncClient could on the same core."""
+    It speaks the same wire protocol (Engine.IO 4 over a websocket, Socket.IO 5 packets),
+    answers pings, keeps its copy of the hall view from `hello` and `hall_update` (as the page
+    does, asking `hall_view` on a gap), decodes otherwise only what it waits for, and counts
+    the rest, so one bench process can hold far more connections than AsyncClient could on the
+    same core."""
 
     def __init__(self, http: aiohttp.ClientSession, base: str, cookie: str,
                  namespace: str = "/hall") -> None:
@@ -262,9 +309,14 @@ class HallIdler:
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.messages = 0
         self.connected = asyncio.Event()
+        self.connected_at = 0.0
         self.closed_reason: str | None = None
         self.waiting: dict[str, asyncio.Future] = {}
         self.seen_at: dict[str, float] = {}
+        self.view = HallViewCopy()
+        self.hello_bytes = 0
+        self.resyncs = 0
+        self._resyncing = False
         self._acks: dict[int, asyncio.Future] = {}
         self._next_id = 0
         self._reader: asyncio.Task | None = None
@@ -301,6 +353,7 @@ class HallIdler:
         ack_prefix = f"43{self.namespace},"
         connected_prefix = f"40{self.namespace},"
         refused_prefix = f"44{self.namespace},"
+        view_events = (f'{event_prefix}hall_update"', f'{event_prefix}hello"')
         async for message in self.ws:
             if message.type != aiohttp.WSMsgType.TEXT:
                 break
@@ -308,6 +361,8 @@ class HallIdler:
             self.messages += 1
             if data == "2":
                 await self.ws.send_str("3")
+            elif data.startswith(view_events):
+                self._on_view_event(data, len(event_prefix) - 2)
             elif self.waiting and data.startswith(event_prefix):
                 name = data[len(event_prefix):data.index('"', len(event_prefix))]
                 future = self.waiting.pop(name, None)
@@ -321,6 +376,7 @@ class HallIdler:
                 if future is not None and not future.done():
                     future.set_result(json.loads(body[digits:])[0])
             elif data.startswith(connected_prefix):
+                self.connected_at = time.monotonic()
                 self.connected.set()
             elif data.startswith(refused_prefix):
                 self.closed_reason = "refused: " + data
@@ -328,6 +384,25 @@ class HallIdler:
                 break
         if self.closed_reason is None:
             self.closed_reason = f"closed ({self.ws.close_code})"
+
+    def _on_view_event(self, data: str, body_at: int) -> None:
+        name, payload = json.loads(data[body_at:])
+        if name == "hello":
+            self.hello_bytes = len(data.encode()) - body_at
+            if "view" in payload:  # an older build (BENCH_APP_SCRIPT) has none
+                self.view.reset(payload["view"])
+        elif not self._resyncing and not self.view.apply(payload):
+            self._resyncing = True
+            self.resyncs += 1
+            asyncio.ensure_future(self._resync())
+
+    async def _resync(self) -> None:
+        try:
+            answer = await self.call("hall_view", {})
+            if answer.get("ok"):
+                self.view.reset(answer["view"])
+        finally:
+            self._resyncing = False
 
     @property
     def open(self) -> bool:

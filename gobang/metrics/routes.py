@@ -29,6 +29,5 @@ def metrics() -> Response:
     if not _allowed():
         abort(403)
     found = services()
-    text = found.metrics.exposition(found.store, found.play.maintenance.on,
-                                      found.lobby.fanout.waiting())
+    text = found.metrics.exposition(found.store, found.play.maintenance.on)
     return Response(text, content_type=CONTENT_TYPE)

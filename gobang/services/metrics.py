@@ -43,14 +43,13 @@ class Metrics:
         with self._lock:
             self.game_ends[reason] += 1
 
-    def exposition(self, store: LiveStore, maintenance: bool, hall_waiting: int = 0) -> str:
+    def exposition(self, store: LiveStore, maintenance: bool) -> str:
         with self._lock:
-            lines = [*self._gauges(store, maintenance, hall_waiting), *self._counters(),
+            lines = [*self._gauges(store, maintenance), *self._counters(),
                      *self._histogram()]
         return "\n".join(lines) + "\n"
 
-    def _gauges(self, store: LiveStore, maintenance: bool,
-                hall_waiting: int) -> Iterable[str]:
+    def _gauges(self, store: LiveStore, maintenance: bool) -> Iterable[str]:
         yield from _family("gobang_connected_users", "gauge",
                            "Users with a live Socket.IO connection, per namespace.")
         for namespace in NAMESPACES:
@@ -66,9 +65,6 @@ class Metrics:
         yield from _family("gobang_maintenance", "gauge",
                            "1 while maintenance mode keeps new games from starting.")
         yield _sample("gobang_maintenance", int(maintenance))
-        yield from _family("gobang_hall_broadcasts_waiting", "gauge",
-                           "Hall-wide broadcasts held back by pacing (players, game list).")
-        yield _sample("gobang_hall_broadcasts_waiting", hall_waiting)
 
     def _counters(self) -> Iterable[str]:
         yield from _family("gobang_moves_total", "counter", "Moves played and saved.")

@@ -21,12 +21,12 @@ from gobang.services.clock import Clock, monotonic
 from gobang.services.events import Bus, GameEnded, GameStarted
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import HallChat
-from gobang.services.hall.fanout import Fanout
 from gobang.services.hall.hall import Hall
 from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.matchmaking import Matchmaking
 from gobang.services.hall.pairings import Pairings
 from gobang.services.hall.presence import Presence
+from gobang.services.hall.view import HallView, ViewSizes
 from gobang.services.metrics import Metrics
 from gobang.services.notices import Notice
 from gobang.services.play.draws import Draws
@@ -80,7 +80,7 @@ class Lobby:
     matchmaking: Matchmaking
     challenges: Challenges
     chat: HallChat
-    fanout: Fanout
+    view: HallView
 
 
 @dataclass(frozen=True)
@@ -99,9 +99,9 @@ class Services:
     def tick(self) -> list[Notice]:
         """Everything time-driven: the host's commands (first, so that maintenance mode stops
         this very round of matching), pairing queued players, forfeits, flags and aborts, and
-        the hall broadcasts that had to wait."""
+        last the hall's batched update, so that it already shows this round's changes."""
         return (self.admin.tick() + self.lobby.matchmaking.run() + self.play.timekeeper.tick()
-                + self.lobby.presence.flush())
+                + self.lobby.view.flush())
 
 
 def build_services(app: Flask) -> Services:
@@ -121,7 +121,6 @@ def build_services(app: Flask) -> Services:
     lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window),
                    limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
-    bus.subscribe(GameStarted, lobby.presence.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     return Services(
         accounts=_accounts(app),
@@ -167,21 +166,23 @@ def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play:
            chat_limiter: RateLimiter, action_limiter: RateLimiter) -> Lobby:
     cfg = app.config
     table, maintenance = play.table, play.maintenance
-    fanout = Fanout(clock, cfg["HALL_FANOUT_PER_SECOND"], cfg["HALL_FANOUT_BURST"])
     matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
                       is_connected=lambda user_id: store.connection(Namespace.HALL, user_id)
                       is not None)
-    presence = Presence(store, table, matcher, fanout)
+    presence = Presence(store, table, matcher)
+    view = HallView(presence, table, matcher, clock,
+                    ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
+                    cfg["HALL_UPDATE_SECONDS"])
     pairings = Pairings(play.factory)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
                             rng)
     chat = HallChat(chat_limiter)
     return Lobby(
-        hall=Hall(table, presence, matcher, challenges, chat, maintenance),
+        hall=Hall(table, presence, view, matcher, challenges, chat, maintenance),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
                                 action_limiter),
-        challenges=challenges, chat=chat, fanout=fanout,
+        challenges=challenges, chat=chat, view=view,
     )
 
 

@@ -1,4 +1,4 @@
-"""The /hall namespace: presence, matching, challenges and chat."""
+"""The /hall namespace: the hall view, finding players, matching, challenges and chat."""
 
 from __future__ import annotations
 
@@ -21,11 +21,10 @@ class HallNamespace(SessionNamespace):
 
     def on_connect(self, auth: Any = None) -> None:
         user = self.admit()
-        replaced, hello, notices = self.lobby.hall.connect(user, request.sid)
+        replaced, hello = self.lobby.hall.connect(user, request.sid)
         self.replace(replaced)
         join_room(user_room(user.id))
         self.emit("hello", hello, room=request.sid)
-        self.publish(notices)
 
     def on_disconnect(self, *reason: Any) -> None:
         user_id = self.forget()
@@ -35,6 +34,14 @@ class HallNamespace(SessionNamespace):
             # closes it there and then, running its disconnect handler inside this one; when
             # thousands time out at once that nesting overflowed the stack (docs/performance.md).
             socketio.start_background_task(self.publish, notices)
+
+    @acknowledged
+    def on_hall_view(self, data: dict[str, Any]) -> dict[str, Any]:
+        return ok(view=self.lobby.view.snapshot())
+
+    @acknowledged
+    def on_find_players(self, data: dict[str, Any]) -> dict[str, Any]:
+        return ok(players=self.lobby.hall.find_players(data.get("prefix")))
 
     @acknowledged
     def on_start_match(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -1,10 +1,12 @@
 /*
- * Hall page: wires the /hall namespace to the DOM (presence, matching, challenges, live games, chat).
+ * Hall page: wires the /hall namespace to the DOM (the hall view, finding players, matching,
+ * challenges, chat). The view is kept by HallViewModel (hall_view.js) from hello and hall_update.
  * Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
  * All user-provided text goes in through textContent; words go through t (i18n.js).
  */
 
 import {ChatPanel} from "./chat.js";
+import {HallViewModel} from "./hall_view.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
 
@@ -20,7 +22,6 @@ function startHall(root) {
   };
   const RULESETS = {freestyle: t("freestyle"), standard: t("standard"), renju: t("renju")};
   const STATUSES = {idle: t("idle"), queued: t("queued"), playing: t("playing")};
-  const STATUS_ORDER = {idle: 0, queued: 1, playing: 2};
 
   const ui = {
     maintenance: $("maintenance-notice"),
@@ -33,12 +34,18 @@ function startHall(root) {
     matchTimer: $("match-timer"),
     onlineList: $("online-list"),
     onlineCount: $("online-count"),
+    onlineMore: $("online-more"),
+    counts: $("hall-counts"),
     gamesList: $("games-list"),
     gamesEmpty: $("games-empty"),
+    findForm: $("find-form"),
+    findInput: $("find-input"),
+    findResults: $("find-results"),
   };
 
+  const view = new HallViewModel();
   const state = {
-    online: new Map(),        // user id -> {id, username, score, status}
+    resyncing: false,
     sentChallenges: new Map(), // challenge id -> username we challenged
     currentGame: null,
     matching: false,
@@ -121,15 +128,9 @@ function startHall(root) {
     ui.rulesetHelp.textContent = RULESET_HELP[ui.ruleset.value] || "";
   }
 
-  /* ---------- online players ---------- */
+  /* ---------- the hall view: counts, online players, live games ---------- */
 
-  function sortedOnline() {
-    return Array.from(state.online.values()).sort((a, b) =>
-      (STATUS_ORDER[a.status] || 0) - (STATUS_ORDER[b.status] || 0) ||
-      b.score - a.score || a.username.localeCompare(b.username));
-  }
-
-  function onlineItem(user) {
+  function playerItem(user) {
     const li = el("li");
     li.dataset.userId = String(user.id);
     li.dataset.status = user.status;
@@ -143,28 +144,70 @@ function startHall(root) {
     if (user.id !== MY_ID && user.status === "idle" && !session.stopped) {
       side.appendChild(button(t("Challenge"), "challenge-button", () => challenge(user.username)));
     }
+    if (user.id !== MY_ID && user.status === "playing" && user.game_id != null) {
+      side.appendChild(watchLink(user.game_id));
+    }
     li.appendChild(side);
     return li;
   }
 
-  function renderOnline() {
-    ui.onlineList.replaceChildren(...sortedOnline().map(onlineItem));
-    ui.onlineCount.textContent = `(${state.online.size})`;
+  function watchLink(gameId) {
+    const watch = el("a", "button-link", t("Watch"));
+    watch.href = `/game/${gameId}`;
+    watch.dataset.testid = "watch-link";
+    return watch;
   }
 
-  function upsertUser(user) {
-    const before = state.online.get(user.id);
-    state.online.set(user.id, user);
-    if (user.id === MY_ID) onMyPresence(user, before);
-    renderOnline();
+  function renderView() {
+    const players = view.sortedPlayers();
+    ui.onlineList.replaceChildren(...players.map(playerItem));
+    ui.onlineCount.textContent = `(${view.counts.online})`;
+    const more = view.counts.online > players.length;
+    ui.onlineMore.textContent = more ? t("Showing {shown} of {online}; find anyone else by name.",
+      {shown: players.length, online: view.counts.online}) : "";
+    show(ui.onlineMore, more);
+    ui.counts.textContent = t("{online} online · {playing} playing · {waiting} waiting for a match",
+      {online: view.counts.online, playing: view.counts.playing, waiting: view.waiting()});
+    const games = view.sortedGames();
+    ui.gamesList.replaceChildren(...games.map(gameItem));
+    show(ui.gamesEmpty, games.length === 0);
   }
 
-  /** My own presence tells this tab what the server thinks, e.g. after a cancel from elsewhere. */
-  function onMyPresence(user, before) {
-    setMatching(user.status === "queued");
-    const score = document.querySelector('[data-testid="me-score"]');
-    if (score) score.textContent = String(user.score);
-    if (before && before.status === "playing" && user.status !== "playing") setCurrentGame(null);
+  function onHallUpdate(update) {
+    if (state.resyncing) return;
+    if (view.apply(update)) {
+      renderView();
+      return;
+    }
+    // An update went missing: take the whole view again rather than show a wrong one.
+    state.resyncing = true;
+    session.emitWithAck("hall_view", {}, (err, ack) => {
+      state.resyncing = false;
+      if (err || !ack || !ack.ok) return; // the next gap or reconnect tries again
+      view.reset(ack.view);
+      renderView();
+    });
+  }
+
+  /* ---------- finding a player ---------- */
+
+  function onFind(event) {
+    event.preventDefault();
+    const prefix = ui.findInput.value.trim();
+    if (!prefix) return;
+    request("find_players", {prefix: prefix}, (ack) => {
+      const items = ack.players.map(playerItem);
+      if (items.length === 0) items.push(el("li", "muted", t("No one online has a name starting like that.")));
+      ui.findResults.replaceChildren(...items);
+    });
+  }
+
+  /** My own status and figures, sent to me at once: what the server thinks, e.g. after a
+      cancel from elsewhere or a game's end. */
+  function onMe(data) {
+    renderStats(data.me || {});
+    setMatching(data.status === "queued");
+    if (data.status !== "playing") setCurrentGame(null);
   }
 
   /* ---------- challenges ---------- */
@@ -243,16 +286,8 @@ function startHall(root) {
     const moves = game.moves === 1 ? t("1 move") : t("{count} moves", {count: game.moves});
     const players = t("{black} vs {white}", {black: game.black.username, white: game.white.username});
     li.appendChild(el("span", "text", `${players} · ${moves} · ${rulesetName(game.ruleset)}`));
-    const watch = el("a", "button-link", t("Watch"));
-    watch.href = `/game/${game.game_id}`;
-    watch.dataset.testid = "watch-link";
-    li.appendChild(watch);
+    li.appendChild(watchLink(game.game_id));
     return li;
-  }
-
-  function renderGames(games) {
-    ui.gamesList.replaceChildren(...(games || []).map(gameItem));
-    show(ui.gamesEmpty, !games || games.length === 0);
   }
 
   /* ---------- server events ---------- */
@@ -260,11 +295,10 @@ function startHall(root) {
   function onHello(data) {
     renderStats(data.me || {});
     setCurrentGame(data.current_game);
-    state.online = new Map((data.online || []).map((u) => [u.id, u]));
-    const me = state.online.get(MY_ID);
-    setMatching(Boolean(me && me.status === "queued"));
-    renderOnline();
-    renderGames(data.games);
+    setMatching(data.status === "queued");
+    state.resyncing = false;
+    view.reset(data.view);
+    renderView();
     setMaintenance(Boolean(data.maintenance));
   }
 
@@ -282,12 +316,8 @@ function startHall(root) {
   }
 
   socket.on("hello", onHello);
-  socket.on("presence", (data) => upsertUser(data.user));
-  socket.on("presence_gone", (data) => {
-    state.online.delete(data.id);
-    renderOnline();
-  });
-  socket.on("games_changed", (data) => renderGames(data.games));
+  socket.on("hall_update", onHallUpdate);
+  socket.on("me", onMe);
   socket.on("match_found", onMatchFound);
   socket.on("challenge_received", onChallengeReceived);
   socket.on("challenge_declined", onChallengeDeclined);
@@ -297,5 +327,6 @@ function startHall(root) {
 
   ui.matchButton.addEventListener("click", onMatchClick);
   ui.ruleset.addEventListener("change", onRulesetChange);
+  ui.findForm.addEventListener("submit", onFind);
   onRulesetChange();
 }

@@ -19,7 +19,6 @@ def test_metrics_are_prometheus_text(client):
         "gobang_queued_players": "gauge",
         "gobang_live_games": "gauge",
         "gobang_maintenance": "gauge",
-        "gobang_hall_broadcasts_waiting": "gauge",
         "gobang_moves": "counter",
         "gobang_game_ends": "counter",
         "gobang_move_save_seconds": "histogram",

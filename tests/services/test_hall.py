@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gobang.services.notices import ActionError
@@ -20,10 +22,14 @@ def hall_of(env):
     return arrive
 
 
-def test_hello_lists_who_is_online(env, users, hall_of):
+def test_hello_carries_the_view_as_last_sent(env, users, hall_of, clock):
     alice, bob = hall_of(*users("alice", "bob"))
-    _replaced, hello, _ = env.lobby.hall.connect(alice, "alice-again")
-    assert [p["username"] for p in hello["online"]] == ["alice", "bob"]
+    env.lobby.view.flush()
+    clock.advance(env.lobby.view.interval)
+    (carol,) = hall_of(*users("carol"))
+    _replaced, hello = env.lobby.hall.connect(carol, "carol-again")
+    assert [p["username"] for p in hello["view"]["players"]] == ["alice", "bob"]
+    assert hello["view"]["seq"] == 1
 
 
 def test_two_queued_players_are_paired_on_the_next_tick(env, users, hall_of):
@@ -92,3 +98,82 @@ def test_a_challenge_finds_a_name_typed_in_full_width_letters(env, users, hall_o
     alice, _bob = hall_of(*users("alice", "bob"))
     _challenge_id, notices = env.lobby.challenges.send(alice, "ｂｏｂ", "freestyle")
     assert events(notices)[0] == "challenge_received"
+
+
+def test_the_view_sends_nothing_while_nothing_changes(env, users, hall_of, clock):
+    hall_of(*users("alice"))
+    assert events(env.lobby.view.flush()) == ["hall_update"]
+    for _ in range(3):
+        clock.advance(env.lobby.view.interval)
+        assert env.lobby.view.flush() == []
+
+
+def test_the_view_waits_for_its_interval(env, users, hall_of, clock):
+    hall_of(*users("alice"))
+    env.lobby.view.flush()
+    hall_of(*users("bob"))
+    clock.advance(env.lobby.view.interval / 2)
+    assert env.lobby.view.flush() == []
+    clock.advance(env.lobby.view.interval / 2)
+    assert events(env.lobby.view.flush()) == ["hall_update"]
+
+
+def test_an_update_carries_only_what_changed(env, users, hall_of, clock):
+    alice, bob = hall_of(*users("alice", "bob"))
+    env.lobby.view.flush()
+    env.lobby.matchmaking.start(alice, "standard")
+    env.lobby.hall.disconnect(bob.id, f"hall-{bob.id}-1")
+    clock.advance(env.lobby.view.interval)
+    (update,) = env.lobby.view.flush()
+    assert update.payload == {
+        "seq": 2,
+        "counts": {"online": 1, "playing": 0,
+                   "waiting": {"freestyle": 0, "standard": 1, "renju": 0}},
+        "players": {"set": [{**alice.player(), "status": "queued", "game_id": None}],
+                    "removed": [bob.id]},
+        "games": {"set": [], "removed": []}}
+
+
+def test_a_finished_game_updates_scores_statuses_and_games(env, users, hall_of, clock):
+    alice, bob = hall_of(*users("alice", "bob"))
+    live, _ = env.play.factory.create(alice, bob, "freestyle")
+    env.play.seating.join(live.game_id, alice.id, "room-a")
+    env.play.seating.join(live.game_id, bob.id, "room-b")
+    env.lobby.view.flush()
+    env.play.finisher.resign(live.game_id, bob.id)
+    clock.advance(env.lobby.view.interval)
+    (update,) = env.lobby.view.flush()
+    listed = update.payload["players"]["set"]
+    assert {(p["username"], p["score"] > 1000, p["status"]) for p in listed} == {
+        ("alice", True, "idle"), ("bob", False, "idle")}
+    assert update.payload["games"]["removed"] == [live.game_id]
+
+
+@pytest.mark.parametrize(("prefix", "found"), [
+    ("A", ["alfred", "alice"]), ("ali", ["alice"]), ("ＡＬＦ", ["alfred"]), ("c", []),
+])
+def test_presence_finds_players_here_by_prefix(env, users, hall_of, prefix, found):
+    hall_of(*users("alice", "alfred", "bob"))
+    users("carol")
+    assert [p["username"] for p in env.lobby.presence.find(prefix, 20)] == found
+
+
+# docs/protocol.md states these bounds (an empty chat: it adds its own). Measured as Socket.IO
+# sends JSON: compact, anything outside ASCII as \uXXXX escapes (6 bytes a character).
+HELLO_BOUNDS = [
+    ("abcdefghijklmnopq{:03d}", 8_400),
+    ("五子棋玩家名字很长的一位棋手第{:03d}号位", 16_384),
+]
+
+
+@pytest.mark.parametrize(("pattern", "bound"), HELLO_BOUNDS)
+def test_hello_in_a_full_hall_stays_within_its_documented_bound(env, users, hall_of, pattern,
+                                                                bound):
+    people = hall_of(*users(*(pattern.format(n) for n in range(60))))
+    for black, white in zip(people[:40:2], people[1:40:2], strict=True):
+        env.play.factory.create(black, white, "freestyle")
+    env.lobby.view.flush()
+    _replaced, hello = env.lobby.hall.connect(people[0], "again")
+    assert (len(hello["view"]["players"]), len(hello["view"]["games"])) == (50, 20)
+    assert all(len(p["username"]) == 20 for p in hello["view"]["players"])
+    assert len(json.dumps(hello, separators=(",", ":"))) <= bound

@@ -56,11 +56,14 @@ def test_a_move_is_saved_before_it_is_announced(env, started):
     assert saved == 1
 
 
-def test_five_ends_the_game_once_and_tells_the_hall(env, started):
+def test_five_ends_the_game_once_and_leaves_the_hall_view(env, started, clock):
     live, black, white = started
+    assert [g["game_id"] for g in env.lobby.view.flush()[0].payload["games"]["set"]] == [
+        live.game_id]
     notices = play(env, live, black, white, FIVE_FOR_BLACK)
     assert events(notices)[:2] == ["stone_placed", "game_over"]
-    assert "games_changed" in events(notices)
+    clock.advance(env.lobby.view.interval)
+    assert env.lobby.view.flush()[0].payload["games"]["removed"] == [live.game_id]
     assert db.session.get(Game, live.game_id).reason == "five"
     assert env.play.table.current_game_of(black.id) is None
 

@@ -124,3 +124,14 @@ def game_between(player, tick, app):
         return black, white, found["game_id"]
 
     return make
+
+
+@pytest.fixture
+def next_update(app: Flask, clock: FakeClock, tick):
+    """Let the hall's update interval pass and run the ticker: what changed goes out."""
+
+    def run() -> None:
+        clock.advance(app.config["HALL_UPDATE_SECONDS"])
+        tick()
+
+    return run

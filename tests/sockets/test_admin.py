@@ -54,14 +54,17 @@ def test_banned_user_cannot_come_back(player, host, app):
     assert alice.http.get("/api/me").status_code == 401
 
 
-def test_others_see_the_banned_user_leave(player, host):
+def test_others_see_the_banned_user_leave(player, host, next_update):
     alice, bob = player("alice"), player("bob")
     alice_id = alice.id  # asked before the ban: afterwards alice is logged out
     alice.join_hall()
     bob.join_hall()
+    next_update()
     bob.received("/hall")
     host("ban", "alice")
-    assert bob.received("/hall", "presence_gone") == [{"id": alice_id}]
+    next_update()
+    assert [u["players"]["removed"] for u in bob.received("/hall", "hall_update")] == [
+        [alice_id]]
 
 
 def test_banned_player_leaving_a_game_gives_the_opponent_the_grace_period(game_between, host):
@@ -89,13 +92,16 @@ def test_abort_ends_the_game_without_score_change(game_between, host):
     assert scores(black) == scores(white) == (1000, 0)
 
 
-def test_aborted_game_leaves_the_live_list(game_between, host, player):
+def test_aborted_game_leaves_the_live_list(game_between, host, player, next_update):
     black, white, game_id = game_between()
     watcher = player("watcher")
     watcher.join_hall()
+    next_update()
     watcher.received("/hall")
     host("abort-game", str(game_id))
-    assert watcher.received("/hall", "games_changed")[-1] == {"games": []}
+    next_update()
+    assert watcher.received("/hall", "hall_update")[-1]["games"] == {"set": [],
+                                                                      "removed": [game_id]}
 
 
 def test_commands_wait_for_the_poll_interval(app, game_between, clock, tick):
@@ -156,7 +162,7 @@ def test_accepting_a_challenge_is_refused_during_maintenance(player, host, app):
     assert ack["ok"] is False
 
 
-def test_maintenance_empties_the_match_queue(player, host, tick):
+def test_maintenance_empties_the_match_queue(player, host, tick, next_update):
     alice, bob = player("alice"), player("bob")
     alice.join_hall()
     assert alice.emit("/hall", "start_match", {})["ok"]
@@ -164,9 +170,12 @@ def test_maintenance_empties_the_match_queue(player, host, tick):
     bob.join_hall()
     assert bob.emit("/hall", "cancel_match", {})["ok"]
     tick()
-    assert alice.received("/hall", "match_found") == []
-    online = {u["username"]: u["status"] for u in bob.received("/hall", "hello")[0]["online"]}
-    assert online["alice"] == "idle"
+    told = alice.events("/hall")
+    assert "match_found" not in [name for name, _payload in told]
+    assert [payload["status"] for name, payload in told if name == "me"][-1] == "idle"
+    next_update()
+    view = bob.emit("/hall", "hall_view")["view"]
+    assert {u["username"]: u["status"] for u in view["players"]}["alice"] == "idle"
 
 
 def test_game_in_play_finishes_normally_during_maintenance(game_between, host):

@@ -12,27 +12,33 @@ def test_anonymous_cannot_join_hall(app):
     assert not client.is_connected("/hall")
 
 
-def test_hello_describes_me_and_who_is_online(player):
+def test_hello_describes_me_and_the_hall(player, next_update):
     alice, bob = player("alice"), player("bob")
     alice.join_hall()
+    next_update()
     bob.join_hall()
     hello = bob.received("/hall", "hello")[0]
     assert hello["me"]["username"] == "bob"
     assert hello["me"]["score"] == 1000
+    assert hello["status"] == "idle"
     assert hello["current_game"] is None
-    assert [(u["username"], u["status"]) for u in hello["online"]] == [
-        ("alice", "idle"), ("bob", "idle")]
-    assert hello["games"] == []
+    assert [(u["username"], u["status"]) for u in hello["view"]["players"]] == [
+        ("alice", "idle")]
+    assert hello["view"]["games"] == []
+    assert "online" not in hello and "games" not in hello
 
 
-def test_newcomer_is_announced_to_others(player):
+def test_newcomer_is_announced_to_others_in_the_next_update(player, next_update):
     alice, bob = player("alice"), player("bob")
     alice.join_hall()
+    next_update()
     alice.received("/hall")
     bob.join_hall()
-    presence = alice.received("/hall", "presence")
-    assert presence == [{"user": {"id": bob.id, "username": "bob", "score": 1000,
-                                  "status": "idle"}}]
+    assert alice.received("/hall", "hall_update") == []
+    next_update()
+    update = alice.received("/hall", "hall_update")
+    assert [u["players"]["set"] for u in update] == [
+        [{"id": bob.id, "username": "bob", "score": 1000, "status": "idle", "game_id": None}]]
 
 
 def test_second_connection_replaces_the_first(player):
@@ -45,23 +51,25 @@ def test_second_connection_replaces_the_first(player):
     assert second.is_connected("/hall")
 
 
-def test_leaving_is_announced(player):
+def test_leaving_is_announced_in_the_next_update(player, next_update):
     alice, bob = player("alice"), player("bob")
     alice.join_hall()
     bob.join_hall()
+    bob_id = bob.id
+    next_update()
     alice.received("/hall")
     bob.hall.disconnect("/hall")
-    assert alice.received("/hall", "presence_gone") == [{"id": bob.id}]
+    next_update()
+    assert [u["players"]["removed"] for u in alice.received("/hall", "hall_update")] == [
+        [bob_id]]
 
 
 def test_start_match_queues_and_is_idempotent(player):
-    alice, bob = player("alice"), player("bob")
-    bob.join_hall()
+    alice = player("alice")
+    alice.join_hall()
     assert alice.emit("/hall", "start_match", {}) == {"ok": True}
     assert alice.emit("/hall", "start_match", {}) == {"ok": True}
-    statuses = [p["user"]["status"] for p in bob.received("/hall", "presence")
-                if p["user"]["username"] == "alice"]
-    assert statuses == ["idle", "queued"]
+    assert [me["status"] for me in alice.received("/hall", "me")] == ["queued"]
 
 
 def test_cancel_match_is_idempotent(player):
@@ -108,7 +116,7 @@ def test_new_game_is_listed_for_everyone(player, tick):
     for p in (alice, bob):
         p.emit("/hall", "start_match", {})
     tick()
-    changed = carol.received("/hall", "games_changed")[-1]["games"]
+    changed = carol.received("/hall", "hall_update")[-1]["games"]["set"]
     assert len(changed) == 1
     assert {changed[0]["black"]["username"], changed[0]["white"]["username"]} == {"alice", "bob"}
     assert changed[0]["moves"] == 0
@@ -147,6 +155,7 @@ def test_queued_player_who_leaves_is_dropped_from_queue(player, tick):
     ("challenge", "bad_request"),
     ("answer_challenge", "bad_request"),
     ("chat", "bad_request"),
+    ("find_players", "bad_request"),
 ])
 def test_every_hall_event_is_acknowledged_even_with_junk(player, event, expected):
     alice = player("alice")

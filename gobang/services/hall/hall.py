@@ -1,5 +1,6 @@
-"""The hall as a connection sees it: the greeting on arrival, what leaving cancels, and
-maintenance mode, which stops matching and challenges while games in play finish."""
+"""The hall as a connection sees it: the greeting on arrival, what leaving cancels, finding a
+player by name, and maintenance mode, which stops matching and challenges while games in play
+finish."""
 
 from __future__ import annotations
 
@@ -14,43 +15,58 @@ from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import HallChat
 from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.presence import Presence
-from gobang.services.notices import HALL, Notice
+from gobang.services.hall.view import HallView
+from gobang.services.notices import HALL, ActionError, Notice
 from gobang.services.play.maintenance import MAINTENANCE_MESSAGE, Maintenance
 from gobang.services.play.table import GameTable
 from gobang.vocabulary import RULESETS
 
 log = logging.getLogger("gobang.hall")
 
+# `find_players`: at most this many answers, for a prefix of at most this many characters
+# (the longest username).
+FOUND_PLAYERS = 20
+PREFIX_CHARACTERS = 20
+
 
 class Hall:
-    def __init__(self, table: GameTable, presence: Presence, matcher: Matcher,
+    def __init__(self, table: GameTable, presence: Presence, view: HallView, matcher: Matcher,
                  challenges: Challenges, chat: HallChat, maintenance: Maintenance) -> None:
         self.table = table
         self.presence = presence
+        self.view = view
         self.matcher = matcher
         self.challenges = challenges
         self.chat = chat
         self.maintenance = maintenance
 
-    def connect(self, user: User, sid: str) -> tuple[str | None, dict[str, Any], list[Notice]]:
-        """The connection it replaces, the `hello` greeting, and what the others are told."""
+    def connect(self, user: User, sid: str) -> tuple[str | None, dict[str, Any]]:
+        """The connection it replaces, and the `hello` greeting. The others hear of the
+        arrival in the next `hall_update`."""
         replaced = self.presence.arrive(user, sid)
         hello = {
             "me": user.stats(),
+            "status": self.presence.status(user.id),
             "current_game": self.table.current_game_of(user.id),
-            "online": self.presence.online(),
-            "games": self.table.summaries(),
+            "view": self.view.snapshot(),
             "chat": self.chat.recent(),
             "rulesets": list(RULESETS),
             "maintenance": self.maintenance.on,
         }
-        return replaced, hello, self.presence.changed(user.id)
+        return replaced, hello
 
     def disconnect(self, user_id: int, sid: str) -> list[Notice]:
         if not self.presence.depart(user_id, sid):
             return []
         self.matcher.cancel(user_id)
-        return self.challenges.drop_of(user_id) + self.presence.gone(user_id)
+        return self.challenges.drop_of(user_id)
+
+    def find_players(self, prefix: Any) -> list[dict[str, Any]]:
+        """Online players by name prefix: how to reach someone the bounded view leaves out."""
+        if not isinstance(prefix, str) or not 0 < len(prefix.strip()) <= PREFIX_CHARACTERS:
+            raise ActionError("bad_request", gettext(
+                "Type from 1 to %(count)d characters of the name.", count=PREFIX_CHARACTERS))
+        return self.presence.find(prefix.strip(), FOUND_PLAYERS)
 
     def set_maintenance(self, on: bool) -> list[Notice]:
         """No new games (matching, challenges, rematches) while the games in play finish, so

@@ -53,17 +53,13 @@ class Matchmaking:
         queueing (a rematch) is skipped: one live game per player."""
         pairings, _dropped = self.matcher.tick()
         notices: list[Notice] = []
-        started = 0
         for pairing in pairings:
             try:
                 notices += self.pairings.start(pairing, announce=False)
-                started += 1
             except ActionError as refused:
                 event(log, "pairing_refused", black=pairing.black, white=pairing.white,
                       error=refused.code)
                 notices += self._requeue_free(pairing)
-        if started:
-            notices += self.presence.games_changed()
         return _matches_first(notices)
 
     def game_started(self, started: GameStarted) -> list[Notice]:
@@ -86,6 +82,6 @@ class Matchmaking:
 
 def _matches_first(notices: list[Notice]) -> list[Notice]:
     """One tick's notices with every `match_found` first: when a crowd is paired at once the
-    players wait on those, and the presence and game-list broadcasts can follow."""
+    players wait on those, and the rest can follow."""
     found = [n for n in notices if n.event == "match_found"]
     return found + [n for n in notices if n.event != "match_found"]

@@ -1,31 +1,33 @@
-"""Who is in the hall and what they are doing, told to everyone there (paced by `Fanout`)."""
+"""Who is in the hall and what they are doing.
+
+The hall as a whole hears of this through the batched `HallView`; here only the player
+concerned is told at once (the `me` event), so their own page never waits for a batch.
+"""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from gobang.extensions import db
-from gobang.models import User
-from gobang.services.events import GameEnded, GameStarted
-from gobang.services.hall.fanout import Fanout
+from gobang.models import User, username_key
+from gobang.services.events import GameEnded
 from gobang.services.hall.matcher import Matcher
-from gobang.services.notices import HALL, Notice
+from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace
 
-# The subject of a broadcast of the live games' list (other subjects are user ids).
-GAMES = "games"
+PLAYING, QUEUED, IDLE = "playing", "queued", "idle"
 
 
 class Presence:
-    def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher,
-                 fanout: Fanout) -> None:
+    def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher) -> None:
         self.store = store
         self.table = table
         self.matcher = matcher
-        self.fanout = fanout
-        # Player objects of the users in the hall: {"id", "username", "score"}.
+        # Player objects of the users in the hall, {"id", "username", "score"}: the view and
+        # the search read them from memory, never from the database.
         self._players: dict[int, dict[str, Any]] = {}
 
     def arrive(self, user: User, sid: str) -> str | None:
@@ -46,62 +48,40 @@ class Presence:
 
     def status(self, user_id: int) -> str:
         if self.table.current_game_of(user_id) is not None:
-            return "playing"
-        return "queued" if self.matcher.is_queued(user_id) else "idle"
+            return PLAYING
+        return QUEUED if self.matcher.is_queued(user_id) else IDLE
+
+    def entry(self, player: dict[str, Any]) -> dict[str, Any]:
+        """A HallPlayer: the player, their status, and the game they play (to watch it)."""
+        game_id = self.table.current_game_of(player["id"])
+        if game_id is not None:
+            return {**player, "status": PLAYING, "game_id": game_id}
+        status = QUEUED if self.matcher.is_queued(player["id"]) else IDLE
+        return {**player, "status": status, "game_id": None}
+
+    def players(self) -> list[dict[str, Any]]:
+        """Everyone here, without status (a snapshot: safe to read while others arrive)."""
+        return list(self._players.values())
+
+    def find(self, prefix: str, limit: int) -> list[dict[str, Any]]:
+        """Players here whose name starts with `prefix`, compared as names are stored (NFKC,
+        without regard to case), in name order."""
+        key = username_key(unicodedata.normalize("NFKC", prefix))
+        found = sorted((p for p in self.players() if username_key(p["username"]).startswith(key)),
+                       key=lambda p: (username_key(p["username"]), p["id"]))
+        return [self.entry(p) for p in found[:limit]]
 
     def changed(self, user_id: int) -> list[Notice]:
-        """What the hall is told when a user's status (or score) changed: nothing unless they
-        are in the hall, and perhaps not yet (see `Fanout`)."""
+        """`me` to the user (their status or figures changed), if they are in the hall."""
         if not self.is_here(user_id):
             return []
         user = db.session.get(User, user_id)
         if user is None:
             return []
         self._players[user_id] = user.player()
-        return self.broadcast(user_id)
-
-    def gone(self, user_id: int) -> list[Notice]:
-        return self.broadcast(user_id)
-
-    def games_changed(self) -> list[Notice]:
-        return self.broadcast(GAMES)
-
-    def game_started(self, started: GameStarted) -> list[Notice]:
-        notices = self.games_changed() if started.announce else []
-        return notices + [n for user_id in started.user_ids for n in self.changed(user_id)]
+        return [Notice("me", {"me": user.stats(), "status": self.status(user_id)}, HALL_USER,
+                       user_id)]
 
     def game_ended(self, ended: GameEnded) -> list[Notice]:
-        return self.games_changed() + [n for user_id in ended.user_ids
-                                       for n in self.changed(user_id)]
-
-    def flush(self) -> list[Notice]:
-        """The broadcasts that had to wait and may go out now, each in its current state."""
-        return [self._notice_about(subject) for subject in self.fanout.due(self._hall_size())]
-
-    def online(self) -> list[dict[str, Any]]:
-        """Everyone in the hall. Each arrival lists them all, so the players already known here
-        come from memory (kept fresh by every presence notice) rather than from one query of
-        thousands of rows per arrival; only those connected elsewhere are read."""
-        online_ids = self.store.connected_users(Namespace.HALL)
-        missing = [i for i in online_ids if i not in self._players]
-        if missing:
-            for user in db.session.query(User).filter(User.id.in_(missing)).all():
-                self._players[user.id] = user.player()
-        return [{**self._players[i], "status": self.status(i)}
-                for i in sorted(online_ids) if i in self._players]
-
-    def broadcast(self, subject: int | str) -> list[Notice]:
-        if self.fanout.offer(subject, self._hall_size()):
-            return [self._notice_about(subject)]
-        return []
-
-    def _notice_about(self, subject: int | str) -> Notice:
-        if subject == GAMES:
-            return Notice("games_changed", {"games": self.table.summaries()}, HALL)
-        player = self._players.get(subject)
-        if player is None or not self.is_here(subject):
-            return Notice("presence_gone", {"id": subject}, HALL)
-        return Notice("presence", {"user": {**player, "status": self.status(subject)}}, HALL)
-
-    def _hall_size(self) -> int:
-        return self.store.connection_count(Namespace.HALL)
+        """New scores for the view, and new figures for both players' hall pages."""
+        return [n for user_id in ended.user_ids for n in self.changed(user_id)]

@@ -1,0 +1,117 @@
+"""The hall view: what everyone in the hall sees, bounded whatever the hall's size, and sent
+as one batched update per interval.
+
+Per-change broadcasts cost every change times every connection: a crowd of N arriving is N
+squared messages. Here the view is worked out again from the live state at most once per
+interval, compared with what was last sent, and the difference goes out as one `hall_update`
+to the whole hall (encoded once). The cost is one message per connection per interval, however
+much changes, and nothing at all while the hall is quiet.
+
+Each update carries a sequence number. An update only makes sense on top of the view it was
+computed from, so a newcomer's `hello` carries the last view sent (not a fresher one) and its
+`seq`; a client that sees a gap asks for the whole view again (`snapshot`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from gobang.services.clock import Clock
+from gobang.services.hall.matcher import Matcher
+from gobang.services.hall.presence import Presence
+from gobang.services.notices import HALL, Notice
+from gobang.services.play.table import GameTable
+from gobang.vocabulary import RULESETS, Status
+
+Entry = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ViewSizes:
+    players: int
+    games: int
+
+
+@dataclass
+class _Sent:
+    """The view as last sent: entries by id, in the view's order."""
+
+    seq: int = 0
+    counts: dict[str, Any] = field(default_factory=dict)
+    players: dict[int, Entry] = field(default_factory=dict)
+    games: dict[int, Entry] = field(default_factory=dict)
+
+
+class HallView:
+    def __init__(self, presence: Presence, table: GameTable, matcher: Matcher, clock: Clock,
+                 sizes: ViewSizes, interval: float) -> None:
+        self.presence = presence
+        self.table = table
+        self.matcher = matcher
+        self.clock = clock
+        self.sizes = sizes
+        self.interval = interval
+        self._sent = _Sent(counts=self._counts())
+        self._due = clock()
+        # The ticker computes updates while handlers read snapshots (threads under `flask run`).
+        self._lock = threading.Lock()
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole view as last sent: what `hello` and `hall_view` carry."""
+        with self._lock:
+            sent = self._sent
+        return {"seq": sent.seq, "counts": sent.counts, "players": list(sent.players.values()),
+                "games": list(sent.games.values())}
+
+    def flush(self) -> list[Notice]:
+        """One `hall_update` when the interval has passed and the view changed; else nothing."""
+        now = self.clock()
+        if now < self._due:
+            return []
+        self._due = now + self.interval
+        counts, players, games = self._counts(), self._players(), self._games()
+        with self._lock:
+            before = self._sent
+            update: dict[str, Any] = {
+                "players": _difference(before.players, players),
+                "games": _difference(before.games, games)}
+            if counts != before.counts:
+                update["counts"] = counts
+            elif not any(update["players"].values()) and not any(update["games"].values()):
+                return []
+            self._sent = _Sent(before.seq + 1, counts, players, games)
+        return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL)]
+
+    def _counts(self) -> dict[str, Any]:
+        """Waiting players by pool: today a pool is a ruleset; clock pools can be added as
+        more keys without changing the shape."""
+        waiting = Counter(entry.ruleset for entry in self.matcher.queued())
+        playing = sum(len(g.user_ids()) for g in self._live_games())
+        return {"online": len(self.presence.players()), "playing": playing,
+                "waiting": {ruleset: waiting[ruleset] for ruleset in RULESETS}}
+
+    def _players(self) -> dict[int, Entry]:
+        """The highest scores first, then the lowest id: a stable order that keeps the
+        strongest players on show and changes only when a score does."""
+        top = heapq.nsmallest(self.sizes.players, self.presence.players(),
+                              key=lambda p: (-p["score"], p["id"]))
+        return {p["id"]: self.presence.entry(p) for p in top}
+
+    def _games(self) -> dict[int, Entry]:
+        """The highest-rated games first (the sum of both players' scores), then the oldest."""
+        top = heapq.nsmallest(self.sizes.games, self._live_games(),
+                              key=lambda g: (-(g.black.score + g.white.score), g.game_id))
+        return {g.game_id: g.live_summary() for g in top}
+
+    def _live_games(self) -> list[Any]:
+        return [g for g in self.table.all() if g.status != Status.FINISHED]
+
+
+def _difference(before: dict[int, Entry], after: dict[int, Entry]) -> dict[str, list[Any]]:
+    """Entries added or changed, and the ids no longer listed."""
+    return {"set": [entry for key, entry in after.items() if before.get(key) != entry],
+            "removed": [key for key in before if key not in after]}

@@ -1,0 +1,65 @@
+"""The hall view in Chromium with three players: who is online, a live game appearing and
+leaving the list, and finding a player the bounded list leaves out to challenge them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+def test_players_and_a_live_game_come_and_go_in_the_view(browser_player, live_server):
+    ann, ben, cat = (browser_player(name) for name in ("ann", "ben", "cat"))
+    online = ann.get_by_test_id("online-list")
+    for name in ("ann", "ben", "cat"):
+        expect(online).to_contain_text(name)
+    expect(ann.get_by_test_id("hall-counts")).to_contain_text("3 online")
+    for page in (ben, cat):
+        page.get_by_test_id("match-button").click()
+    for page in (ben, cat):
+        page.wait_for_url(re.compile(r".*/game/\d+"))
+    game_id = ben.url.rsplit("/", 1)[-1]
+    games = ann.get_by_test_id("games-list")
+    expect(games.locator("li")).to_have_count(1)
+    expect(games).to_contain_text(re.compile("ben vs cat|cat vs ben"))
+    expect(games.get_by_test_id("watch-link")).to_have_attribute("href", f"/game/{game_id}")
+    # The players left the hall for the game's page: the view counts them as playing.
+    expect(online.locator("li", has_text="ben")).to_have_count(0)
+    expect(ann.get_by_test_id("hall-counts")).to_contain_text("1 online · 2 playing")
+    expect(ben.get_by_test_id("status")).to_have_text(re.compile("Your turn|Opponent's turn"))
+    ben.get_by_test_id("resign-button").click()
+    ben.get_by_test_id("resign-confirm").click()
+    expect(games.locator("li")).to_have_count(0)
+    expect(ann.locator("#games-empty")).to_be_visible()
+    ben.goto(f"{live_server.url}/hall")
+    expect(online.locator("li", has_text="ben").locator(".badge")).to_have_text("idle")
+    expect(ann.get_by_test_id("hall-counts")).to_contain_text("2 online · 0 playing")
+    ben.close()
+    expect(online.locator("li", has_text="ben")).to_have_count(0)
+
+
+@pytest.mark.parametrize("live_env", [{"GOBANG_HALL_LIST_SIZE": "1"}])
+def test_a_player_left_out_of_the_list_is_found_and_challenged(browser_player, live_server):
+    _ann, ben, cat = (browser_player(name) for name in ("ann", "ben", "cat"))
+    # All three score 1000: the list of one holds the lowest id, ann.
+    expect(cat.get_by_test_id("hall-counts")).to_contain_text("3 online")
+    expect(cat.locator("#online-list li")).to_have_count(1)
+    expect(cat.get_by_test_id("online-more")).to_contain_text("Showing 1 of 3")
+    cat.get_by_test_id("find-input").fill("BE")
+    cat.get_by_test_id("find-button").click()
+    found = cat.get_by_test_id("find-results").locator("li")
+    expect(found).to_have_count(1)
+    expect(found).to_contain_text("ben")
+    found.get_by_test_id("challenge-button").click()
+    expect(cat.get_by_test_id("challenges")).to_contain_text("ben")
+    ben.get_by_test_id("challenge-accept").click()
+    for page in (ben, cat):
+        page.wait_for_url(re.compile(r".*/game/\d+"))
+    cat.goto(f"{live_server.url}/hall")
+    cat.get_by_test_id("find-input").fill("zz")
+    cat.get_by_test_id("find-button").click()
+    expect(cat.get_by_test_id("find-results")).to_contain_text(
+        "No one online has a name starting like that.")
