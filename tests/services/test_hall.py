@@ -177,3 +177,19 @@ def test_hello_in_a_full_hall_stays_within_its_documented_bound(env, users, hall
     assert (len(hello["view"]["players"]), len(hello["view"]["games"])) == (50, 20)
     assert all(len(p["username"]) == 20 for p in hello["view"]["players"])
     assert len(json.dumps(hello, separators=(",", ":"))) <= bound
+
+
+@pytest.mark.parametrize("text", ["a" * 300, "棋" * 300])
+def test_hello_brings_the_newest_chat_within_its_byte_bound(env, users, hall_of, text):
+    import json
+
+    from gobang.services.hall.chat import HELLO_CHAT_BYTES
+
+    (alice,) = hall_of(*users("alice"))
+    env.lobby.chat.limiter.enabled = False
+    for number in range(50):
+        env.lobby.chat.say(alice, f"{number} {text}"[:300])
+    recent = env.lobby.chat.recent()
+    assert 0 < len(recent) < 50
+    assert len(json.dumps(recent)) <= HELLO_CHAT_BYTES
+    assert recent[-1]["text"].startswith("49 ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from typing import Any
 
@@ -11,6 +12,8 @@ from gobang.services.ratelimit import RateLimiter
 from gobang.services.text import check_rate, clean_text, timestamp
 
 CHAT_KEPT = 50
+# Hall chat in `hello` is bounded in bytes, not only in messages (docs/protocol.md).
+HELLO_CHAT_BYTES = 6 * 1024
 
 
 class HallChat:
@@ -26,5 +29,14 @@ class HallChat:
         self._log.append(message)
         return [Notice("chat", message, HALL)]
 
-    def recent(self) -> list[dict[str, Any]]:
-        return list(self._log)
+    def recent(self, budget: int = HELLO_CHAT_BYTES) -> list[dict[str, Any]]:
+        """The newest messages, oldest first, that fit in `budget` bytes of JSON as sent (the
+        wire escapes non-ASCII text, six bytes a character): `hello` stays small however
+        long the messages were."""
+        kept: list[dict[str, Any]] = []
+        for message in reversed(self._log):
+            budget -= len(json.dumps(message))
+            if budget < 0:
+                break
+            kept.append(message)
+        return kept[::-1]
