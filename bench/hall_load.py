@@ -20,6 +20,7 @@ import json
 import multiprocessing as mp
 import sqlite3
 import sys
+import threading
 import time
 from collections import Counter
 from typing import Any
@@ -352,17 +353,21 @@ def scenario_matching(args) -> dict[str, Any]:
     total = args.players or 1000
     workers = args.workers or 2
     server = Server("app", FAST_HASH).start()
+    in_play: dict[str, Any] = {}
     try:
         results, commands, processes = _start_workers("matching", server.url, total, workers,
                                                       args.rate or 0.0)
         try:
             ready = _wait_all(results, len(commands), "registered", timeout=900)
+            games = _games_in_play(server, args.games, args.every or 1.0, in_play)
             time.sleep(3)  # the arrivals settle
             cpu_before = server.cpu_seconds()
             for queue in commands:
                 queue.put({"go": "join"})
             reports = _wait_all(results, len(commands), "result", timeout=300)
             cpu = server.cpu_seconds() - cpu_before
+            if games is not None:
+                games.join()
         finally:
             _finish(processes)
         tracebacks = server.log().count("Traceback")
@@ -387,7 +392,43 @@ def scenario_matching(args) -> dict[str, Any]:
         "error_samples": [e for r in reports for e in r["result"]["errors"]][:3],
         "server_cpu_s": round(cpu, 1), "bench_processes": len(commands),
         "server_log_tracebacks": tracebacks,
+        **({"games_in_play": in_play} if in_play else {}),
     }}
+
+
+def _games_in_play(server: Server, games: int | None, every: float,
+                   report: dict[str, Any]) -> threading.Thread | None:
+    """With --games N: N games play (each player moving every `every` seconds) for a window
+    of GAMES_WINDOW_S; the burst of Match presses is sent once they are all moving, in the
+    window's first half. Their moves' round trips show whether the burst stalls games."""
+    if not games:
+        return None
+    from bench.load import run_games
+
+    def play() -> None:
+        report.update(run_games(server, games, GAMES_WINDOW_S, every, 1))
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 600
+    while _playing(server) < games and time.monotonic() < deadline:
+        time.sleep(0.5)
+    time.sleep(5)  # into the measured window
+    return thread
+
+
+GAMES_WINDOW_S = 40.0
+
+
+def _playing(server: Server) -> int:
+    import urllib.request
+
+    with urllib.request.urlopen(server.url + "/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    for line in text.splitlines():
+        if line.startswith('gobang_live_games{status="playing"}'):
+            return int(float(line.split()[-1]))
+    return 0
 
 
 def _mb(value: int) -> float:
