@@ -1,5 +1,7 @@
 /* The hall's and the room's chat: the form sends a trimmed draft, and each message becomes a line
-   in a log kept short. Message text is always inserted as text, never as HTML. */
+   in a log kept short. Message text is always inserted as text, never as HTML. The history the
+   server keeps (hello's chat, the room state's chat) replaces what the log shows, so a reload or
+   a reconnect shows each message once, in order. */
 
 import {t} from "./i18n.js";
 import {el} from "./page.js";
@@ -19,6 +21,7 @@ export class ChatPanel {
     this.send = send;
     this.showError = showError;
     this.decorate = decorate;
+    this.seen = new Set();
     elements.form.addEventListener("submit", (event) => this.submit(event));
   }
 
@@ -40,8 +43,19 @@ export class ChatPanel {
     return text;
   }
 
-  /** Shows a `chat` event's message: {from: {username}, text, ts}. */
+  /** The messages the server kept, oldest first, instead of whatever the log showed. */
+  showHistory(messages) {
+    this.log.textContent = "";
+    this.seen.clear();
+    for (const message of messages || []) this.receive(message);
+  }
+
+  /** Shows a `chat` event's message: {from: {id, username}, text, ts}; one that the history
+      already showed is not shown twice. */
   receive(data) {
+    const id = `${data.ts}|${data.from.id}|${data.text}`;
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
     const li = el("li");
     if (data.ts) li.title = new Date(data.ts).toLocaleTimeString();
     if (this.decorate) this.decorate(li, data);

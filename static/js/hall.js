@@ -299,6 +299,7 @@ function startHall(root) {
     state.resyncing = false;
     view.reset(data.view);
     renderView();
+    chat.showHistory(data.chat);
     setMaintenance(Boolean(data.maintenance));
   }
 
