@@ -26,14 +26,17 @@ def test_players_and_a_live_game_come_and_go_in_the_view(browser_player, live_se
     expect(games.locator("li")).to_have_count(1)
     expect(games).to_contain_text(re.compile("ben vs cat|cat vs ben"))
     expect(games.get_by_test_id("watch-link")).to_have_attribute("href", f"/game/{game_id}")
-    # The players left the hall for the game's page: the view counts them as playing.
-    expect(online.locator("li", has_text="ben")).to_have_count(0)
-    expect(ann.get_by_test_id("hall-counts")).to_contain_text("1 online · 2 playing")
+    # The players left the hall for the game's page: they stay listed, playing, to be watched.
+    listed = online.locator("li", has_text="ben")
+    expect(listed.locator(".badge")).to_have_text("playing")
+    expect(listed.get_by_test_id("watch-link")).to_have_attribute("href", f"/game/{game_id}")
+    expect(ann.get_by_test_id("hall-counts")).to_contain_text("3 online · 2 playing")
     expect(ben.get_by_test_id("status")).to_have_text(re.compile("Your turn|Opponent's turn"))
     ben.get_by_test_id("resign-button").click()
     ben.get_by_test_id("resign-confirm").click()
     expect(games.locator("li")).to_have_count(0)
     expect(ann.locator("#games-empty")).to_be_visible()
+    expect(listed).to_have_count(0)  # the game is over and ben is not in the hall
     ben.goto(f"{live_server.url}/hall")
     expect(online.locator("li", has_text="ben").locator(".badge")).to_have_text("idle")
     expect(ann.get_by_test_id("hall-counts")).to_contain_text("2 online · 0 playing")

@@ -16,7 +16,7 @@ from gobang.services.hall.matcher import Matcher
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
 from gobang.services.store import LiveStore
-from gobang.vocabulary import Namespace
+from gobang.vocabulary import Namespace, Status
 
 PLAYING, QUEUED, IDLE = "playing", "queued", "idle"
 
@@ -60,8 +60,15 @@ class Presence:
         return {**player, "status": status, "game_id": None}
 
     def players(self) -> list[dict[str, Any]]:
-        """Everyone here, without status (a snapshot: safe to read while others arrive)."""
-        return list(self._players.values())
+        """Everyone online, without status (a snapshot: safe to read while others arrive):
+        those in the hall, and the players of every live game, who are on its page and not in
+        the hall but are still online, playing, and worth a Watch link."""
+        online = dict(self._players)
+        for game in self.table.all():
+            if game.status != Status.FINISHED:
+                for seat in (game.black, game.white):
+                    online.setdefault(seat.user_id, seat.player())
+        return list(online.values())
 
     def find(self, prefix: str, limit: int) -> list[dict[str, Any]]:
         """Players here whose name starts with `prefix`, compared as names are stored (NFKC,
