@@ -120,6 +120,19 @@ function startHall(root) {
     });
   }
 
+  /** /hall?match=<ruleset> ("New opponent" after a game): start matching with that ruleset
+      once, then drop the query so that a reload does not queue again. */
+  function matchFromAddress(data) {
+    const params = new URLSearchParams(window.location.search);
+    const ruleset = params.get("match");
+    if (ruleset === null) return;
+    window.history.replaceState(null, "", window.location.pathname);
+    if (state.matching || data.current_game != null || !(ruleset in RULESETS)) return;
+    ui.ruleset.value = ruleset;
+    onRulesetChange();
+    onMatchClick();
+  }
+
   function rulesetName(ruleset) {
     return RULESETS[ruleset] || ruleset;
   }
@@ -301,6 +314,7 @@ function startHall(root) {
     renderView();
     chat.showHistory(data.chat);
     setMaintenance(Boolean(data.maintenance));
+    if (!data.maintenance) matchFromAddress(data);
   }
 
   /** In maintenance the server starts no new games, so matching and challenges are off. */

@@ -90,7 +90,10 @@ def test_new_opponent_goes_back_to_matching_with_the_same_ruleset(
     expect(link).to_have_text(text)
     expect(link).to_have_attribute("href", "/hall?match=standard")
     link.click()
-    first.wait_for_url(f"{live_server.url}/hall?match=standard")
+    # The hall starts matching with that ruleset at once, and forgets the query.
+    expect(first.get_by_test_id("match-button")).to_have_attribute("aria-pressed", "true")
+    expect(first.get_by_test_id("ruleset")).to_have_value("standard")
+    first.wait_for_url(f"{live_server.url}/hall")
 
 
 def renju_game(browser_player, live_server, **options):
