@@ -8,7 +8,7 @@ say who listens.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from flask import Flask, current_app
@@ -96,12 +96,15 @@ class Services:
     admin: AdminDesk
     metrics: Metrics
 
-    def tick(self) -> list[Notice]:
-        """Everything time-driven: the host's commands (first, so that maintenance mode stops
-        this very round of matching), pairing queued players, forfeits, flags and aborts, and
-        last the hall's batched update, so that it already shows this round's changes."""
-        return (self.admin.tick() + self.lobby.matchmaking.run() + self.play.timekeeper.tick()
-                + self.lobby.view.flush())
+    def tick(self) -> Iterator[list[Notice]]:
+        """Everything time-driven, as batches of notices to send one after the other: the
+        host's commands (first, so that maintenance mode stops this very round of matching),
+        each new pairing, forfeits, flags and aborts, and last the hall's batched update, so
+        that it already shows this round's changes."""
+        yield self.admin.tick()
+        yield from self.lobby.matchmaking.steps()
+        yield self.play.timekeeper.tick()
+        yield self.lobby.view.flush()
 
 
 def build_services(app: Flask) -> Services:

@@ -41,6 +41,20 @@ def test_two_queued_players_are_paired_on_the_next_tick(env, users, hall_of):
     assert env.play.table.current_game_of(alice.id) == env.play.table.current_game_of(bob.id)
 
 
+def test_a_crowd_is_paired_one_game_per_step(env, users, hall_of):
+    """The ticker sends each step before making the next, so a step must hold one game's
+    notices and the later games must not exist yet."""
+    crowd = hall_of(*users("pp1", "pp2", "pp3", "pp4", "pp5", "pp6"))
+    for user in crowd:
+        env.lobby.matchmaking.start(user, "freestyle")
+    steps = env.lobby.matchmaking.steps()
+    first = next(steps)
+    assert events(first)[:2] == ["match_found", "match_found"]
+    assert len(env.play.table.all()) == 1
+    assert [events(step)[:2] for step in steps] == [["match_found", "match_found"]] * 2
+    assert len(env.play.table.all()) == 3
+
+
 def test_leaving_the_hall_leaves_the_queue(env, users, hall_of):
     (alice,) = hall_of(*users("alice"))
     env.lobby.matchmaking.start(alice, None)

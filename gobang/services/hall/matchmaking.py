@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from gobang.extensions import db
@@ -49,18 +50,22 @@ class Matchmaking:
         return self.presence.changed(user_id) if self.matcher.cancel(user_id) else []
 
     def run(self) -> list[Notice]:
-        """Pair whoever can be paired now. A player who got a game by another path since
+        """Pair whoever can be paired now, all at once (every `match_found` first)."""
+        return _matches_first([n for step in self.steps() for n in step])
+
+    def steps(self) -> Iterator[list[Notice]]:
+        """Pair whoever can be paired now, one game at a time, so that the caller can send
+        each game's notices and let others run before the next: a crowd pressing Match at once
+        must not hold up the games in play. A player who got a game by another path since
         queueing (a rematch) is skipped: one live game per player."""
         pairings, _dropped = self.matcher.tick()
-        notices: list[Notice] = []
         for pairing in pairings:
             try:
-                notices += self.pairings.start(pairing, announce=False)
+                yield _matches_first(self.pairings.start(pairing, announce=False))
             except ActionError as refused:
                 event(log, "pairing_refused", black=pairing.black, white=pairing.white,
                       error=refused.code)
-                notices += self._requeue_free(pairing)
-        return _matches_first(notices)
+                yield self._requeue_free(pairing)
 
     def game_started(self, started: GameStarted) -> list[Notice]:
         """A player whose game started by another path (a rematch) leaves the queue."""
