@@ -154,9 +154,17 @@ class TransportGuard:
             _deadline, eio_sid = self.pending.popleft()
             if eio_sid in self.eio.sockets and not self._in_a_namespace(eio_sid):
                 log.info("connection refused", extra={"fields": {"reason": "no namespace"}})
-                self.eio.disconnect(eio_sid)
+                self._close(eio_sid)
                 closed += 1
         return closed
+
+    def _close(self, eio_sid: str) -> None:
+        """Close without waiting for the socket's queue to drain (engine.io's `disconnect`
+        waits): a connection whose writer is already gone never drains it, and the sweep, with
+        every later deadline, stopped there for good, keeping each connection's entry."""
+        socket = self.eio.sockets.pop(eio_sid, None)
+        if socket is not None:
+            socket.close(wait=False, reason=self.eio.reason.SERVER_DISCONNECT)
 
     def _in_a_namespace(self, eio_sid: str) -> bool:
         manager = self.server.manager

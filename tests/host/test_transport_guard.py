@@ -62,9 +62,24 @@ def test_a_steady_sender_at_the_rate_is_never_refused():
         assert budget.spend()
 
 
+class FakeSocket:
+    def __init__(self, sid: str, closed: list[str]) -> None:
+        self.sid = sid
+        self.closed = closed
+
+    def close(self, wait: bool = True, abort: bool = False, reason: str | None = None) -> None:
+        # engine.io's close(wait=True) joins the send queue: with the writer gone (the client
+        # dropped) it never returns, and the sweep with it.
+        assert not wait, "close waited for a send queue that may never drain"
+        self.closed.append(self.sid)
+
+
 class FakeEngineIO:
+    class reason:  # noqa: N801 - engine.io's own name
+        SERVER_DISCONNECT = "server disconnect"
+
     def __init__(self) -> None:
-        self.sockets: dict[str, object] = {}
+        self.sockets: dict[str, FakeSocket] = {}
         self._async = {"websocket": None}  # a transport without websockets: nothing to wrap
         self.handlers = {"connect": lambda sid, environ: None}
         self.tasks: list = []
@@ -77,8 +92,7 @@ class FakeEngineIO:
         self.tasks.append(target)
 
     def disconnect(self, sid: str) -> None:
-        self.closed.append(sid)
-        del self.sockets[sid]
+        self.sockets[sid].close()
 
 
 class FakeManager:
@@ -109,7 +123,7 @@ def deadline():
 
 
 def open_connection(server: FakeSocketIO, sid: str) -> None:
-    server.eio.sockets[sid] = object()
+    server.eio.sockets[sid] = FakeSocket(sid, server.eio.closed)
     server.eio.handlers["connect"](sid, {})
 
 
@@ -121,6 +135,7 @@ def test_a_connection_without_a_namespace_is_closed_at_its_deadline(deadline):
     clock.now = 10
     assert guard.sweep() == 1
     assert server.eio.closed == ["idle"]
+    assert "idle" not in server.eio.sockets
 
 
 def test_a_connection_in_a_namespace_is_kept(deadline):
