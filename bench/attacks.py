@@ -108,7 +108,7 @@ def memory(server: live.LiveServer, rounds: int = 4, connections: int = 2_000) -
         sockets = [server.raw_socket(http, "/room") for _ in range(connections)]
         for ws in sockets:
             ws.shutdown()
-        time.sleep(12)  # the server notices every close, and its collector runs
+        time.sleep(30)  # the server notices every close, the closing settles, its collector runs
         rss.append(round(process.memory_info().rss / 2**20))
     return {"connections_per_round": connections, "rss_mb_after_each_round": rss}
 
