@@ -82,6 +82,7 @@ class Lobby:
     challenges: Challenges
     chat: HallChat
     view: HallView
+    pools: Pools
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play:
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
                                 action_limiter, pools),
-        challenges=challenges, chat=chat, view=view,
+        challenges=challenges, chat=chat, view=view, pools=pools,
     )
 
 

@@ -3,6 +3,7 @@
 
 import {t} from "../i18n.js";
 import {$, show} from "../page.js";
+import {matchAddress} from "../pools.js";
 import {COLORS, other} from "./state.js";
 
 const REASONS = {
@@ -117,7 +118,7 @@ export class Panel {
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
     this.renderPauseButton(playing);
     this.renderRematch();
-    ui.newOpponent.href = `${ui.newOpponent.dataset.hall}?match=${encodeURIComponent(game.ruleset || "")}`;
+    ui.newOpponent.href = matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock);
   }
 
   renderPauseButton(playing) {
