@@ -166,3 +166,17 @@ def test_the_host_sets_the_pools(player, tick, app_overrides):
         queue(p, [60, 0])
     tick()
     assert found(alice)["clock"] == [60, 0]
+
+
+def test_a_finished_games_record_and_state_keep_its_clock(player, tick):
+    alice, bob = player("alice"), player("bob")
+    for p in (alice, bob):
+        queue(p, [900, 10])
+    tick()
+    game_id = found(alice)["game_id"]
+    for p in (alice, bob):
+        p.emit("/room", "join_game", {"game_id": game_id})
+    alice.emit("/room", "resign", {"game_id": game_id})
+    assert alice.http.get(f"/api/games/{game_id}").get_json()["clock"] == [900, 10]
+    state = bob.emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert (state["status"], state["clock"]) == ("finished", [900, 10])
