@@ -34,6 +34,7 @@ def test_two_players_press_the_same_pool_and_play_with_its_clock(browser_player,
         in_game(page, live_server.url)
         for color in ("black", "white"):
             expect(page.get_by_test_id(f"clock-{color}")).to_have_text("03:00")
+    expect(ann.get_by_test_id("ruleset-name")).to_have_text("renju · 3+2")
     expect(ann.get_by_test_id("new-opponent-link")).to_have_attribute(
         "href", "/hall?match=renju&clock=180%2B2")
 
@@ -58,6 +59,7 @@ def test_a_game_without_a_clock_shows_no_clocks(browser_player, live_server):
         in_game(page, live_server.url)
         expect(page.get_by_test_id("clock-black")).to_be_hidden()
         expect(page.get_by_test_id("clock-white")).to_be_hidden()
+        expect(page.get_by_test_id("ruleset-name")).to_have_text("freestyle · No clock")
 
 
 def test_a_challenge_is_for_the_chosen_clock(browser_player, live_server):

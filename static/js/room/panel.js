@@ -3,7 +3,7 @@
 
 import {t} from "../i18n.js";
 import {$, show} from "../page.js";
-import {matchAddress} from "../pools.js";
+import {clockLabel, matchAddress} from "../pools.js";
 import {COLORS, other} from "./state.js";
 
 const REASONS = {
@@ -49,7 +49,10 @@ export class Panel {
   }
 
   render() {
-    this.ui.rulesetName.textContent = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    const ruleset = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    // The time control beside the ruleset, "freestyle · 5+3", as the hall's grid names it.
+    this.ui.rulesetName.textContent = this.game.clock === undefined ? ruleset
+      : `${ruleset} · ${clockLabel(this.game.clock)}`;
     this.ui.root.classList.toggle("paused", this.game.status === "playing" && this.game.paused);
     for (const color of COLORS) this.renderCard(color);
     this.renderStatus();
