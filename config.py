@@ -47,8 +47,14 @@ class Config:
     FORFEIT_GRACE_SECONDS: int = 30
     RATING_K: int = 60
     INITIAL_SCORE: int = 1000
+    # The clock a game gets when its players name none: seconds, and seconds added per move
+    # (0 initial seconds: no clock). It is always one of the MATCH_POOLS.
     CLOCK_INITIAL_SECONDS: int = 600
     CLOCK_INCREMENT_SECONDS: int = 5
+    # The time controls on offer: Match has one pool per ruleset and clock, and a challenge may
+    # choose any of them. [initial seconds, increment seconds], or None for no clock. As an
+    # environment variable, JSON: GOBANG_MATCH_POOLS='[[180, 2], [300, 3], null]'.
+    MATCH_POOLS: list[list[int] | None] = [[180, 2], [300, 3], [600, 5], [900, 10], None]
     ABORT_SECONDS: int = 30
 
     # The background ticker: every TICKER_INTERVAL_SECONDS it pairs queued players, checks

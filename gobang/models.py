@@ -109,6 +109,12 @@ class Game(db.Model):
         """The colour `user_id` plays in this game, or None for anyone else."""
         return color_of(self.black_id, self.white_id, user_id)
 
+    def time_control(self) -> tuple[int, int] | None:
+        """(initial, increment) seconds the game was created with; None: it has no clock."""
+        if self.clock_initial_ms is None:
+            return None
+        return (self.clock_initial_ms // 1000, (self.clock_increment_ms or 0) // 1000)
+
     __table_args__ = (
         Index("ix_games_black_id", "black_id"),
         Index("ix_games_white_id", "white_id"),

@@ -32,6 +32,8 @@ _HALL = (
     N_("The server did not answer. Try again."),
     N_("Matching… (click to cancel)"),
     N_("Match"),
+    N_("{count} waiting"),
+    N_("No clock"),
     N_("you"),
     N_("Challenge"),
     N_("Showing {shown} of {online}; find anyone else by name."),

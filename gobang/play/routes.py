@@ -6,6 +6,8 @@ from flask_login import current_user, login_required
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.services.history.players import hall_summary
+from gobang.services.pools import clock_label, clock_name
+from gobang.services.registry import services
 
 bp = Blueprint("play", __name__)
 
@@ -13,8 +15,12 @@ bp = Blueprint("play", __name__)
 @bp.route("/hall")
 @login_required
 def hall() -> str:
+    pools = services().lobby.pools
+    # The quick-pairing grid and the challenge's clock choice: one entry per clock on offer.
+    clocks = [{"name": clock_name(clock), "label": clock_label(clock),
+               "default": clock == pools.default} for clock in pools.clocks]
     return render_template(
-        "play/hall.html", me=current_user.stats(), **hall_summary(current_user.id)
+        "play/hall.html", me=current_user.stats(), clocks=clocks, **hall_summary(current_user.id)
     )
 
 

@@ -30,7 +30,7 @@ from gobang.services.hall.view import HallView, ViewSizes
 from gobang.services.metrics import Metrics
 from gobang.services.notices import Notice
 from gobang.services.play.draws import Draws
-from gobang.services.play.factory import ClockChoice, GameFactory
+from gobang.services.play.factory import GameFactory
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.hints import Hints
 from gobang.services.play.maintenance import Maintenance
@@ -43,6 +43,7 @@ from gobang.services.play.seating import Seating
 from gobang.services.play.table import GameTable
 from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
+from gobang.services.pools import Pools
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore, MemoryStore
 from gobang.vocabulary import Namespace
@@ -81,6 +82,7 @@ class Lobby:
     challenges: Challenges
     chat: HallChat
     view: HallView
+    pools: Pools
 
 
 @dataclass(frozen=True)
@@ -120,9 +122,11 @@ def build_services(app: Flask) -> Services:
     store = MemoryStore()
     metrics = Metrics()
     bus = Bus()
-    play = _play(app, store, clock, bus, metrics, limiter)
+    pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
+                                cfg["CLOCK_INCREMENT_SECONDS"])
+    play = _play(app, store, clock, bus, metrics, limiter, pools)
     lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window),
-                   limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
+                   limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60), pools)
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     return Services(
@@ -136,7 +140,7 @@ def build_services(app: Flask) -> Services:
 
 
 def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
-          limiter: Callable[[int, float], RateLimiter]) -> Play:
+          limiter: Callable[[int, float], RateLimiter], pools: Pools) -> Play:
     cfg = app.config
     negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
@@ -144,8 +148,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(
-        table, clock, ClockChoice(cfg["CLOCK_INITIAL_SECONDS"], cfg["CLOCK_INCREMENT_SECONDS"]),
-        bus, finisher, cfg["ABORT_SECONDS"])
+        table, clock, pools.default, bus, finisher, cfg["ABORT_SECONDS"])
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]))
@@ -166,7 +169,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
 
 
 def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play: Play,
-           chat_limiter: RateLimiter, action_limiter: RateLimiter) -> Lobby:
+           chat_limiter: RateLimiter, action_limiter: RateLimiter, pools: Pools) -> Lobby:
     cfg = app.config
     table, maintenance = play.table, play.maintenance
     matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
@@ -175,17 +178,17 @@ def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play:
     presence = Presence(store, table, matcher)
     view = HallView(presence, table, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
-                    cfg["HALL_UPDATE_SECONDS"])
+                    cfg["HALL_UPDATE_SECONDS"], pools)
     pairings = Pairings(play.factory)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
-                            rng)
+                            rng, pools)
     chat = HallChat(chat_limiter)
     return Lobby(
-        hall=Hall(table, presence, view, matcher, challenges, chat, maintenance),
+        hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
-                                action_limiter),
-        challenges=challenges, chat=chat, view=view,
+                                action_limiter, pools),
+        challenges=challenges, chat=chat, view=view, pools=pools,
     )
 
 

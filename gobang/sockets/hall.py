@@ -8,6 +8,7 @@ from flask import request
 from flask_socketio import join_room
 
 from gobang.extensions import socketio
+from gobang.services.pools import OMITTED
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.registry import Lobby
 from gobang.sockets.base import Publisher, SessionNamespace, acknowledged, ok, user_room
@@ -45,7 +46,8 @@ class HallNamespace(SessionNamespace):
 
     @acknowledged
     def on_start_match(self, data: dict[str, Any]) -> dict[str, Any]:
-        self.publish(self.lobby.matchmaking.start(self.user(), data.get("ruleset")))
+        self.publish(self.lobby.matchmaking.start(
+            self.user(), data.get("ruleset"), data.get("clock", OMITTED)))
         return ok()
 
     @acknowledged
@@ -56,7 +58,7 @@ class HallNamespace(SessionNamespace):
     @acknowledged
     def on_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
         challenge_id, notices = self.lobby.challenges.send(
-            self.user(), data.get("username"), data.get("ruleset"), data.get("clock"))
+            self.user(), data.get("username"), data.get("ruleset"), data.get("clock", OMITTED))
         self.publish(notices)
         return ok(challenge_id=challenge_id)
 

@@ -1,7 +1,8 @@
 /*
  * Hall page: wires the /hall namespace to the DOM (the hall view, finding players, matching,
  * challenges, chat). The view is kept by HallViewModel (hall_view.js) from hello and hall_update.
- * Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
+ * Match queues in a pool (a ruleset and a clock: pools.js); the grid of pool buttons shows who
+ * waits in each for the chosen ruleset. Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
  * All user-provided text goes in through textContent; words go through t (i18n.js).
  */
 
@@ -9,6 +10,7 @@ import {ChatPanel} from "./chat.js";
 import {HallViewModel} from "./hall_view.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
+import {clockLabel, clockName, parseClockName, poolName} from "./pools.js";
 
 const root = $("hall");
 if (root && haveSocketIo()) startHall(root);
@@ -29,6 +31,8 @@ function startHall(root) {
     backToGame: $("back-to-game"),
     challenges: $("challenges"),
     ruleset: $("ruleset"),
+    clockChoice: $("clock-choice"),
+    pools: Array.from($("pool-grid").querySelectorAll("button.pool")),
     rulesetHelp: $("ruleset-description"),
     matchButton: $("match-button"),
     matchTimer: $("match-timer"),
@@ -49,6 +53,7 @@ function startHall(root) {
     sentChallenges: new Map(), // challenge id -> username we challenged
     currentGame: null,
     matching: false,
+    matchingPool: null, // the pool name we queued in from this page; null when not known
     matchStartedAt: 0,
     matchTimer: null,
   };
@@ -93,14 +98,22 @@ function startHall(root) {
 
   /* ---------- matching ---------- */
 
-  function setMatching(on) {
-    if (on === state.matching) return;
+  /** `pool`: the pool we queued in, when this page knows it (the `me` that says "queued" can
+      come before the answer to our start_match). */
+  function setMatching(on, pool = null) {
+    if (!on || pool !== null) state.matchingPool = pool;
+    if (on === state.matching) {
+      renderPools();
+      return;
+    }
     state.matching = on;
     clearInterval(state.matchTimer);
     ui.matchButton.textContent = on ? t("Matching… (click to cancel)") : t("Match");
     ui.matchButton.classList.toggle("primary", !on);
     ui.matchButton.setAttribute("aria-pressed", String(on));
     ui.ruleset.disabled = on;
+    ui.clockChoice.disabled = on;
+    renderPools();
     show(ui.matchTimer, on);
     if (!on) return;
     state.matchStartedAt = Date.now();
@@ -110,25 +123,48 @@ function startHall(root) {
     }, 1000);
   }
 
+  function chosenClock() {
+    return parseClockName(ui.clockChoice.value);
+  }
+
   function onMatchClick() {
     if (state.matching) {
       request("cancel_match", {}, () => setMatching(false));
       return;
     }
-    request("start_match", {ruleset: ui.ruleset.value}, () => setMatching(true), (ack) => {
+    const [ruleset, clock] = [ui.ruleset.value, chosenClock()];
+    request("start_match", {ruleset: ruleset, clock: clock}, () => setMatching(true, poolName(ruleset, clock)), (ack) => {
       if (ack.error === "busy") setCurrentGame(ack.game_id != null ? ack.game_id : state.currentGame);
     });
   }
 
-  /** /hall?match=<ruleset> ("New opponent" after a game): start matching with that ruleset
-      once, then drop the query so that a reload does not queue again. */
+  /** A pool button: queue in that pool, or leave the queue when it is the one we wait in. */
+  function onPoolClick(poolButton) {
+    if (state.matching) {
+      if (poolButton.getAttribute("aria-pressed") === "true") onMatchClick();
+      return;
+    }
+    ui.clockChoice.value = poolButton.dataset.clock;
+    onMatchClick();
+  }
+
+  function offersClock(name) {
+    return Array.from(ui.clockChoice.options).some((option) => option.value === name);
+  }
+
+  /** /hall?match=<ruleset>&clock=<name> ("New opponent" after a game): start matching in that
+      pool once (no clock named: the default one), then drop the query so that a reload does
+      not queue again. */
   function matchFromAddress(data) {
     const params = new URLSearchParams(window.location.search);
     const ruleset = params.get("match");
     if (ruleset === null) return;
     window.history.replaceState(null, "", window.location.pathname);
+    const clock = params.has("clock") ? parseClockName(params.get("clock")) : undefined;
     if (state.matching || data.current_game != null || !(ruleset in RULESETS)) return;
+    if (params.has("clock") && (clock === undefined || !offersClock(clockName(clock)))) return;
     ui.ruleset.value = ruleset;
+    if (clock !== undefined) ui.clockChoice.value = clockName(clock);
     onRulesetChange();
     onMatchClick();
   }
@@ -139,6 +175,26 @@ function startHall(root) {
 
   function onRulesetChange() {
     ui.rulesetHelp.textContent = RULESET_HELP[ui.ruleset.value] || "";
+    renderPools();
+  }
+
+  /** The grid for the chosen ruleset: who waits in each pool; while we wait, our pool is the
+      pressed one (pressing it cancels) and the others are off. */
+  function renderPools() {
+    for (const poolButton of ui.pools) {
+      const pool = poolName(ui.ruleset.value, parseClockName(poolButton.dataset.clock));
+      const waiting = (view.counts.waiting || {})[pool] || 0;
+      poolButton.querySelector(".pool-count").textContent = t("{count} waiting", {count: waiting});
+      const mine = state.matching && state.matchingPool === pool;
+      poolButton.setAttribute("aria-pressed", String(mine));
+      poolButton.disabled = (state.matching && !mine) || root.classList.contains("maintenance");
+      poolButton.title = mine ? t("Matching… (click to cancel)") : "";
+    }
+  }
+
+  /** "freestyle · 5+3": how a challenge names its game. */
+  function gameKind(ruleset, clock) {
+    return `${rulesetName(ruleset)} · ${clockLabel(clock)}`;
   }
 
   /* ---------- the hall view: counts, online players, live games ---------- */
@@ -184,6 +240,7 @@ function startHall(root) {
     const games = view.sortedGames();
     ui.gamesList.replaceChildren(...games.map(gameItem));
     show(ui.gamesEmpty, games.length === 0);
+    renderPools();
   }
 
   function onHallUpdate(update) {
@@ -226,11 +283,12 @@ function startHall(root) {
   /* ---------- challenges ---------- */
 
   function challenge(username) {
-    request("challenge", {username: username, ruleset: ui.ruleset.value}, (ack) => {
+    const [ruleset, clock] = [ui.ruleset.value, chosenClock()];
+    request("challenge", {username: username, ruleset: ruleset, clock: clock}, (ack) => {
       state.sentChallenges.set(ack.challenge_id, username);
       const li = challengeItem(ack.challenge_id, "outgoing");
       li.appendChild(el("span", "text", t("Challenge sent to {name} ({ruleset}); waiting for an answer…",
-        {name: username, ruleset: rulesetName(ui.ruleset.value)})));
+        {name: username, ruleset: gameKind(ruleset, clock)})));
       ui.challenges.appendChild(li);
     });
   }
@@ -258,7 +316,7 @@ function startHall(root) {
     const text = el("span", "text");
     text.appendChild(el("strong", "", data.from.username));
     text.appendChild(document.createTextNode(" " + t("({score}) challenges you · {ruleset}",
-      {score: data.from.score, ruleset: rulesetName(data.ruleset)})));
+      {score: data.from.score, ruleset: gameKind(data.ruleset, data.clock)})));
     li.appendChild(text);
     const actions = el("span", "actions");
     actions.appendChild(button(t("Accept"), "challenge-accept", () => answerChallenge(data.challenge_id, true), "small primary"));
@@ -323,6 +381,7 @@ function startHall(root) {
     if (on) setMatching(false);
     ui.matchButton.disabled = on;
     root.classList.toggle("maintenance", on);
+    renderPools();
   }
 
   function onMatchFound(data) {
@@ -342,6 +401,7 @@ function startHall(root) {
 
   ui.matchButton.addEventListener("click", onMatchClick);
   ui.ruleset.addEventListener("change", onRulesetChange);
+  for (const poolButton of ui.pools) poolButton.addEventListener("click", () => onPoolClick(poolButton));
   ui.findForm.addEventListener("submit", onFind);
   onRulesetChange();
 }

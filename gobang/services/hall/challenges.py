@@ -19,8 +19,9 @@ from gobang.services.hall.presence import Presence
 from gobang.services.notices import HALL_USER, ActionError, Notice
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
+from gobang.services.pools import OMITTED, Pools, TimeControl, wire
 from gobang.services.ratelimit import RateLimiter
-from gobang.services.validation import clock_choice, ruleset_choice
+from gobang.services.validation import ruleset_choice
 
 
 @dataclass(frozen=True)
@@ -29,14 +30,15 @@ class Challenge:
     from_id: int
     to_id: int
     ruleset: str
-    clock: tuple[int, int] | None
+    clock: TimeControl
 
 
 class Challenges:
     def __init__(self, table: GameTable, presence: Presence, matcher: Matcher,
                  pairings: Pairings, maintenance: Maintenance, limiter: RateLimiter,
-                 rng: random.Random) -> None:
+                 rng: random.Random, pools: Pools) -> None:
         self.table = table
+        self.pools = pools
         self.presence = presence
         self.matcher = matcher
         self.pairings = pairings
@@ -47,9 +49,10 @@ class Challenges:
         self._ids = itertools.count(1)
 
     def send(self, user: User, username: Any, ruleset: Any,
-             clock: Any = None) -> tuple[str, list[Notice]]:
+             clock: Any = OMITTED) -> tuple[str, list[Notice]]:
+        """`clock`: one of the pools' clocks, null for none, or omitted for the default."""
         ruleset = ruleset_choice(ruleset)
-        clock = clock_choice(clock)
+        clock = self.pools.choice(clock)
         if not isinstance(username, str) or not username.strip():
             raise ActionError("bad_request", gettext("Name the player to challenge."))
         self.table.check_free(user.id)
@@ -63,7 +66,7 @@ class Challenges:
         self._open[challenge.challenge_id] = challenge
         notices.append(Notice("challenge_received", {
             "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
-            "clock": list(clock) if clock else None}, HALL_USER, target.id))
+            "clock": wire(clock)}, HALL_USER, target.id))
         return challenge.challenge_id, notices + self.presence.changed(user.id)
 
     def answer(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
@@ -87,7 +90,7 @@ class Challenges:
         players = [challenge.from_id, challenge.to_id]
         self.rng.shuffle(players)
         return notices + self.pairings.start(
-            Pairing(players[0], players[1], challenge.ruleset), challenge.clock)
+            Pairing(players[0], players[1], challenge.ruleset, challenge.clock))
 
     def drop_from(self, user_id: int) -> list[Notice]:
         """Cancel the challenges the user sent."""

@@ -19,6 +19,7 @@ from gobang.services.hall.view import HallView
 from gobang.services.notices import HALL, ActionError, Notice
 from gobang.services.play.maintenance import MAINTENANCE_MESSAGE, Maintenance
 from gobang.services.play.table import GameTable
+from gobang.services.pools import Pools, wire
 from gobang.vocabulary import RULESETS
 
 log = logging.getLogger("gobang.hall")
@@ -31,8 +32,10 @@ PREFIX_CHARACTERS = 20
 
 class Hall:
     def __init__(self, table: GameTable, presence: Presence, view: HallView, matcher: Matcher,
-                 challenges: Challenges, chat: HallChat, maintenance: Maintenance) -> None:
+                 challenges: Challenges, chat: HallChat, maintenance: Maintenance,
+                 pools: Pools) -> None:
         self.table = table
+        self.pools = pools
         self.presence = presence
         self.view = view
         self.matcher = matcher
@@ -51,6 +54,8 @@ class Hall:
             "view": self.view.snapshot(),
             "chat": self.chat.recent(),
             "rulesets": list(RULESETS),
+            "clocks": [wire(clock) for clock in self.pools.clocks],
+            "default_clock": wire(self.pools.default),
             "maintenance": self.maintenance.on,
         }
         return replaced, hello

@@ -78,6 +78,8 @@ class LiveGame:
     rules: Game
     clocks: Clocks | None
     created_at: float
+    # The time control the game was created with, (initial, increment) seconds; None: no clock.
+    time_control: tuple[int, int] | None = None
     status: str = Status.WAITING
     present: dict[str, str | None] = field(default_factory=lambda: {BLACK: None, WHITE: None})
     away_since: dict[str, float] = field(default_factory=dict)
@@ -136,6 +138,7 @@ class LiveGame:
             "to_move": self.to_move(),
             "you": you,
             "clocks": self.clocks.snapshot(now) if self.clocks else None,
+            "clock": list(self.time_control) if self.time_control else None,
             "result": self.result,
             "paused": self.paused,
             "draw_offer": self.draw_offer,

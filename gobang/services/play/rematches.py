@@ -56,10 +56,7 @@ class Rematches:
 
     def _start(self, row: Game) -> list[Notice]:
         black, white = db.session.get(User, row.white_id), db.session.get(User, row.black_id)
-        clock = None
-        if row.clock_initial_ms is not None:
-            clock = (row.clock_initial_ms // 1000, (row.clock_increment_ms or 0) // 1000)
         live, notices = self.factory.create(black, white, row.ruleset, rematch_of=row.id,
-                                            clock_seconds=clock)
+                                            time_control=row.time_control())
         self._offers.pop(row.id, None)
         return notices + [Notice("rematch_ready", {"game_id": live.game_id}, GAME, row.id)]

@@ -47,8 +47,13 @@ def stored_state(game: Game) -> dict[str, Any]:
         "moves": moves,
         "to_move": to_move,
         "clocks": clocks,
+        "clock": _wire(game.time_control()),
         "result": stored_result(game),
     }
+
+
+def _wire(time_control: tuple[int, int] | None) -> list[int] | None:
+    return list(time_control) if time_control else None
 
 
 def game_record(game_id: int) -> dict[str, Any] | None:

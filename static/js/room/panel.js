@@ -3,6 +3,7 @@
 
 import {t} from "../i18n.js";
 import {$, show} from "../page.js";
+import {clockLabel, matchAddress} from "../pools.js";
 import {COLORS, other} from "./state.js";
 
 const REASONS = {
@@ -48,7 +49,10 @@ export class Panel {
   }
 
   render() {
-    this.ui.rulesetName.textContent = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    const ruleset = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    // The time control beside the ruleset, "freestyle · 5+3", as the hall's grid names it.
+    this.ui.rulesetName.textContent = this.game.clock === undefined ? ruleset
+      : `${ruleset} · ${clockLabel(this.game.clock)}`;
     this.ui.root.classList.toggle("paused", this.game.status === "playing" && this.game.paused);
     for (const color of COLORS) this.renderCard(color);
     this.renderStatus();
@@ -117,7 +121,7 @@ export class Panel {
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
     this.renderPauseButton(playing);
     this.renderRematch();
-    ui.newOpponent.href = `${ui.newOpponent.dataset.hall}?match=${encodeURIComponent(game.ruleset || "")}`;
+    ui.newOpponent.href = matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock);
   }
 
   renderPauseButton(playing) {
