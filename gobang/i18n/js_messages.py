@@ -134,9 +134,22 @@ _ROOM_PLAY = (
     N_("The game is aborted unless a move comes within {time}."),
     N_("forbidden for black"),
 )
+# The hall's word on the player's own game (static/js/hall_game.js).
+_HALL_GAME = (
+    N_("You left it: it is lost in {time} unless you go back."),
+    N_("Game #{id} against {name}"),
+    N_("Score {before} → {after} ({change})"),
+    N_("Dismiss"),
+    N_("aborted, no score change."),
+    N_("a draw ({reason})."),
+    N_("you won, your opponent left the game."),
+    N_("you lost, you left the game."),
+    N_("you won ({reason})."),
+    N_("you lost ({reason})."),
+)
 _REPLAY = (
     N_("Move {n} of {total}"),
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _REPLAY))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _REPLAY))

@@ -6,6 +6,7 @@
  */
 
 import {ChatPanel} from "./chat.js";
+import {CurrentGame} from "./hall_game.js";
 import {HallViewModel} from "./hall_view.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
@@ -25,8 +26,6 @@ function startHall(root) {
 
   const ui = {
     maintenance: $("maintenance-notice"),
-    currentGame: $("current-game"),
-    backToGame: $("back-to-game"),
     challenges: $("challenges"),
     ruleset: $("ruleset"),
     rulesetHelp: $("ruleset-description"),
@@ -44,10 +43,11 @@ function startHall(root) {
   };
 
   const view = new HallViewModel();
+  const currentGame = new CurrentGame({notice: $("current-game"), link: $("back-to-game"),
+    countdown: $("away-countdown"), result: $("game-result")});
   const state = {
     resyncing: false,
     sentChallenges: new Map(), // challenge id -> username we challenged
-    currentGame: null,
     matching: false,
     matchStartedAt: 0,
     matchTimer: null,
@@ -85,12 +85,6 @@ function startHall(root) {
     }
   }
 
-  function setCurrentGame(gameId) {
-    state.currentGame = gameId == null ? null : gameId;
-    if (state.currentGame !== null) ui.backToGame.href = `/game/${state.currentGame}`;
-    show(ui.currentGame, state.currentGame !== null);
-  }
-
   /* ---------- matching ---------- */
 
   function setMatching(on) {
@@ -116,7 +110,7 @@ function startHall(root) {
       return;
     }
     request("start_match", {ruleset: ui.ruleset.value}, () => setMatching(true), (ack) => {
-      if (ack.error === "busy") setCurrentGame(ack.game_id != null ? ack.game_id : state.currentGame);
+      if (ack.error === "busy") currentGame.set(ack.game_id != null ? ack.game_id : currentGame.gameId);
     });
   }
 
@@ -220,7 +214,8 @@ function startHall(root) {
   function onMe(data) {
     renderStats(data.me || {});
     setMatching(data.status === "queued");
-    if (data.status !== "playing") setCurrentGame(null);
+    if (data.status !== "playing") currentGame.set(null, null);
+    else if (data.away !== undefined) currentGame.set(data.away ? data.away.game_id : currentGame.gameId, data.away);
   }
 
   /* ---------- challenges ---------- */
@@ -307,7 +302,7 @@ function startHall(root) {
 
   function onHello(data) {
     renderStats(data.me || {});
-    setCurrentGame(data.current_game);
+    currentGame.set(data.current_game, data.away || null);
     setMatching(data.status === "queued");
     state.resyncing = false;
     view.reset(data.view);
@@ -334,6 +329,7 @@ function startHall(root) {
   socket.on("hall_update", onHallUpdate);
   socket.on("me", onMe);
   socket.on("match_found", onMatchFound);
+  socket.on("game_result", (data) => currentGame.showResult(data));
   socket.on("challenge_received", onChallengeReceived);
   socket.on("challenge_declined", onChallengeDeclined);
   socket.on("challenge_cancelled", onChallengeCancelled);

@@ -45,8 +45,7 @@ class Hall:
         arrival in the next `hall_update`."""
         replaced = self.presence.arrive(user, sid)
         hello = {
-            "me": user.stats(),
-            "status": self.presence.status(user.id),
+            **self.presence.personal(user),
             "current_game": self.table.current_game_of(user.id),
             "view": self.view.snapshot(),
             "chat": self.chat.recent(),

@@ -7,11 +7,12 @@ concerned is told at once (the `me` event), so their own page never waits for a 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from gobang.extensions import db
 from gobang.models import User, username_key
-from gobang.services.events import GameEnded
+from gobang.services.events import GameEnded, PlayerAway
 from gobang.services.hall.matcher import Matcher
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
@@ -20,12 +21,17 @@ from gobang.vocabulary import Namespace, Status
 
 PLAYING, QUEUED, IDLE = "playing", "queued", "idle"
 
+# A user's absence from their game in play: {"game_id", "seconds_left"} or None.
+Absence = Callable[[int], dict[str, Any] | None]
+
 
 class Presence:
-    def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher) -> None:
+    def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher,
+                 absence: Absence) -> None:
         self.store = store
         self.table = table
         self.matcher = matcher
+        self.absence = absence
         # Player objects of the users in the hall, {"id", "username", "score"}: the view and
         # the search read them from memory, never from the database.
         self._players: dict[int, dict[str, Any]] = {}
@@ -86,9 +92,32 @@ class Presence:
         if user is None:
             return []
         self._players[user_id] = user.player()
-        return [Notice("me", {"me": user.stats(), "status": self.status(user_id)}, HALL_USER,
-                       user_id)]
+        return [Notice("me", self.personal(user), HALL_USER, user_id)]
+
+    def personal(self, user: User) -> dict[str, Any]:
+        """What `hello` and `me` say of the user: figures, status, and how long they have to
+        go back to a game in play they left (`away`, an extension)."""
+        return {"me": user.stats(), "status": self.status(user.id),
+                "away": self.absence(user.id)}
+
+    def player_away(self, away: PlayerAway) -> list[Notice]:
+        """A player left their game's page or came back: their hall counts down, or stops."""
+        return self.changed(away.user_id)
 
     def game_ended(self, ended: GameEnded) -> list[Notice]:
-        """New scores for the view, and new figures for both players' hall pages."""
-        return [n for user_id in ended.user_ids for n in self.changed(user_id)]
+        """New scores for the view, new figures for both players' hall pages, and the result
+        for a player who is in the hall while their game ended (they left it, say)."""
+        notices = []
+        for user_id in ended.user_ids:
+            notices += self.changed(user_id)
+            if ended.result is not None and ended.players and self.is_here(user_id):
+                notices.append(Notice("game_result", _result_for(ended, user_id), HALL_USER,
+                                      user_id))
+        return notices
+
+
+def _result_for(ended: GameEnded, user_id: int) -> dict[str, Any]:
+    black, white = ended.players
+    color, other = ("black", white) if black["id"] == user_id else ("white", black)
+    return {"game_id": ended.game_id, "color": color, "opponent": other,
+            "result": ended.result}
