@@ -35,6 +35,10 @@ class Presence:
         # Player objects of the users in the hall, {"id", "username", "score"}: the view and
         # the search read them from memory, never from the database.
         self._players: dict[int, dict[str, Any]] = {}
+        # Users on other pages of the site (a /site connection per tab): online, and so
+        # listed and open to challenges, though not in the hall.
+        self._elsewhere: dict[int, set[str]] = {}
+        self._elsewhere_players: dict[int, dict[str, Any]] = {}
 
     def arrive(self, user: User, sid: str) -> str | None:
         """Make `sid` the user's hall connection; returns the older one it replaces."""
@@ -52,6 +56,25 @@ class Presence:
     def is_here(self, user_id: int) -> bool:
         return self.store.connection(Namespace.HALL, user_id) is not None
 
+    def visit(self, user: User, sid: str) -> None:
+        """A page other than the hall opened its /site connection."""
+        self._elsewhere.setdefault(user.id, set()).add(sid)
+        self._elsewhere_players[user.id] = user.player()
+
+    def leave_page(self, user_id: int, sid: str) -> bool:
+        """True when that was the user's last page outside the hall."""
+        sids = self._elsewhere.get(user_id, set())
+        sids.discard(sid)
+        if sids:
+            return False
+        self._elsewhere.pop(user_id, None)
+        self._elsewhere_players.pop(user_id, None)
+        return True
+
+    def is_online(self, user_id: int) -> bool:
+        """In the hall or on any other page: someone a challenge can reach."""
+        return self.is_here(user_id) or bool(self._elsewhere.get(user_id))
+
     def status(self, user_id: int) -> str:
         if self.table.current_game_of(user_id) is not None:
             return PLAYING
@@ -67,9 +90,10 @@ class Presence:
 
     def players(self) -> list[dict[str, Any]]:
         """Everyone online, without status (a snapshot: safe to read while others arrive):
-        those in the hall, and the players of every live game, who are on its page and not in
-        the hall but are still online, playing, and worth a Watch link."""
-        online = dict(self._players)
+        those in the hall or on another page of the site, and the players of every live game,
+        who are on its page and not in the hall but are still online, playing, and worth a
+        Watch link."""
+        online = {**self._elsewhere_players, **self._players}
         for game in self.table.all():
             if game.status != Status.FINISHED:
                 for seat in (game.black, game.white):
@@ -86,10 +110,15 @@ class Presence:
 
     def changed(self, user_id: int) -> list[Notice]:
         """`me` to the user (their status or figures changed), if they are in the hall."""
-        if not self.is_here(user_id):
+        here, elsewhere = self.is_here(user_id), user_id in self._elsewhere_players
+        if not here and not elsewhere:
             return []
         user = db.session.get(User, user_id)
         if user is None:
+            return []
+        if elsewhere:  # their new score, for the view
+            self._elsewhere_players[user_id] = user.player()
+        if not here:
             return []
         self._players[user_id] = user.player()
         return [Notice("me", self.personal(user), HALL_USER, user_id)]
