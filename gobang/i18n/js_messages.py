@@ -147,9 +147,20 @@ _HALL_GAME = (
     N_("you won ({reason})."),
     N_("you lost ({reason})."),
 )
+# Challenges on every page (static/js/site.js, static/js/attention.js).
+_SITE = (
+    N_("Challenge from {name}"),
+    N_("({score}) challenges you · {ruleset}"),
+    N_("Accept"),
+    N_("Decline"),
+    N_("freestyle"),
+    N_("standard"),
+    N_("renju"),
+    N_("The server did not answer. Try again."),
+)
 _REPLAY = (
     N_("Move {n} of {total}"),
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _REPLAY))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY))

@@ -5,6 +5,7 @@
  * All user-provided text goes in through textContent; words go through t (i18n.js).
  */
 
+import {Attention} from "./attention.js";
 import {ChatPanel} from "./chat.js";
 import {CurrentGame} from "./hall_game.js";
 import {HallViewModel} from "./hall_view.js";
@@ -43,6 +44,7 @@ function startHall(root) {
   };
 
   const view = new HallViewModel();
+  const attention = new Attention();
   const currentGame = new CurrentGame({notice: $("current-game"), link: $("back-to-game"),
     countdown: $("away-countdown"), result: $("game-result")});
   const state = {
@@ -238,6 +240,11 @@ function startHall(root) {
     return li;
   }
 
+  /** The title stops flashing once no challenge to us is left open. */
+  function settled() {
+    if (!ui.challenges.querySelector("[data-testid=challenge]")) attention.stopFlashing();
+  }
+
   function findChallenge(challengeId) {
     return Array.from(ui.challenges.children).find((li) => li.dataset.challengeId === String(challengeId));
   }
@@ -245,6 +252,7 @@ function startHall(root) {
   function answerChallenge(challengeId, accept) {
     request("answer_challenge", {challenge_id: challengeId, accept: accept}, () => {
       findChallenge(challengeId)?.remove();
+      settled();
     });
   }
 
@@ -260,6 +268,7 @@ function startHall(root) {
     actions.appendChild(button(t("Decline"), "challenge-decline", () => answerChallenge(data.challenge_id, false)));
     li.appendChild(actions);
     ui.challenges.appendChild(li);
+    li.dataset.sound = attention.challenge(data.from.username);
   }
 
   /** Replaces a challenge line with a short note that then fades out of the list. */
@@ -269,6 +278,7 @@ function startHall(root) {
     if (!li) return;
     if (!note) {
       li.remove();
+      settled();
       return;
     }
     li.replaceChildren(el("span", "text muted", note));
