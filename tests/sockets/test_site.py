@@ -80,7 +80,7 @@ def test_closing_the_last_page_cancels_the_challenge(player):
 def test_leaving_the_hall_for_another_page_cancels_the_challenges_sent(player):
     alice, bob = player("alice"), player("bob")
     bob.join_hall()
-    open_page(alice)
+    assert open_page(alice).is_connected("/site")
     challenge_id = alice.emit("/hall", "challenge", {"username": "bob"})["challenge_id"]
     alice.hall.disconnect("/hall")
     assert bob.received("/hall", "challenge_cancelled") == [{"challenge_id": challenge_id}]
@@ -111,6 +111,7 @@ def test_a_ban_closes_the_pages_too(player, app):
 
     bob = player("bob")
     page = open_page(bob)
+    assert page.is_connected("/site")
     with app.test_request_context():
         publish([Notice("session_ended", {"reason": "banned"}, DISCONNECT_USER, bob.id)])
     assert not page.is_connected("/site")
