@@ -62,8 +62,10 @@ export class CurrentGame {
     const score = el("span", "score-line", t("Score {before} → {after} ({change})",
       {before: mine.before, after: mine.after, change: change > 0 ? `+${change}` : String(change).replace("-", "−")}));
     score.dataset.testid = "game-result-score";
-    box.replaceChildren(link, document.createTextNode(": " + this.outcome(data) + " "), score,
-      document.createTextNode(" "), button(t("Dismiss"), "game-result-dismiss", () => show(box, false)));
+    box.replaceChildren(link, document.createTextNode(": " + this.outcome(data) + " "));
+    // An aborted game changes nothing: the outcome already says so.
+    if (result.reason !== "aborted") box.append(score, " ");
+    box.append(button(t("Dismiss"), "game-result-dismiss", () => show(box, false)));
     show(box, true);
   }
 

@@ -31,6 +31,7 @@ def test_back_to_hall_during_your_own_game_asks_first(browser_player, live_serve
     black.get_by_test_id("back-to-hall").click()
     expect(black.get_by_test_id("leave-confirm-box")).to_be_visible()
     expect(black.get_by_test_id("leave-confirm-box")).to_contain_text("within 30 seconds")
+    screenshot(black, "room-leave-confirm.png")
     assert re.search(r"/game/\d+$", black.url)
     black.get_by_test_id("leave-cancel").click()
     expect(black.get_by_test_id("leave-confirm-box")).to_be_hidden()

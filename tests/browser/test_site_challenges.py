@@ -91,11 +91,16 @@ def test_a_cancelled_challenge_leaves_the_page(browser_player, live_server):
     assert "Challenge" not in ben.title()
 
 
-def test_the_toast_in_chinese(browser_player, live_server):
-    ann, ben = browser_player("ann"), browser_player("ben", locale="zh-CN")
+def test_the_toast_in_chinese_on_a_phone(browser_player, live_server):
+    ann = browser_player("ann")
+    ben = browser_player("ben", {"width": 390, "height": 844}, locale="zh-CN",
+                         has_touch=True, is_mobile=True)
     ben.goto(f"{live_server.url}/leaderboard")
     challenge_from_hall(ann, "ben")
     toast = ben.get_by_test_id("challenge-toast")
     expect(toast.get_by_test_id("challenge-accept")).to_have_text("接受")
     expect(toast.get_by_test_id("challenge-decline")).to_have_text("拒绝")
     assert "ann 向你挑战" in titles_seen(ben)
+    box = toast.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    screenshot(ben, "challenge-toast-phone-zh.png")
