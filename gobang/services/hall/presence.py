@@ -71,6 +71,10 @@ class Presence:
         self._elsewhere_players.pop(user_id, None)
         return True
 
+    def elsewhere(self) -> list[int]:
+        """The users with a page of the site open outside the hall."""
+        return list(self._elsewhere)
+
     def is_online(self, user_id: int) -> bool:
         """In the hall or on any other page: someone a challenge can reach."""
         return self.is_here(user_id) or bool(self._elsewhere.get(user_id))
