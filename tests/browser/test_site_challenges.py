@@ -81,6 +81,27 @@ def test_a_challenge_in_a_game_room_is_a_toast_and_declining_tells_the_challenge
     assert "Challenge" not in white.title()
 
 
+def test_the_title_stops_flashing_when_the_page_gets_focus(browser_player, live_server):
+    ann, ben = browser_player("ann"), browser_player("ben")
+    ben.goto(f"{live_server.url}/leaderboard")
+    challenge_from_hall(ann, "ben")
+    expect(ben.get_by_test_id("challenge-toast")).to_be_visible()
+    assert "Challenge from ann" in titles_seen(ben)
+    ben.evaluate("window.dispatchEvent(new Event('focus'))")
+    assert len(titles_seen(ben, 1200)) == 1
+    expect(ben.get_by_test_id("challenge-toast")).to_be_visible()  # still to be answered
+
+
+def test_the_hall_flashes_its_title_for_a_challenge_too(browser_player, live_server):
+    ann, ben = browser_player("ann"), browser_player("ben")
+    challenge_from_hall(ann, "ben")
+    expect(ben.get_by_test_id("challenge")).to_contain_text("ann")
+    assert "Challenge from ann" in titles_seen(ben)
+    ben.get_by_test_id("challenge-decline").click()
+    expect(ben.get_by_test_id("challenge")).to_have_count(0)
+    assert len(titles_seen(ben, 1200)) == 1
+
+
 def test_a_cancelled_challenge_leaves_the_page(browser_player, live_server):
     ann, ben = browser_player("ann"), browser_player("ben")
     ben.goto(f"{live_server.url}/settings")
