@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, current_app, render_template
 from flask_login import current_user, login_required
 
 from gobang.extensions import db
@@ -29,4 +29,6 @@ def hall() -> str:
 def room(game_id: int) -> str:
     if db.session.get(Game, game_id) is None:
         abort(404)
-    return render_template("play/room.html", game_id=game_id)
+    # The room's "Back to hall" says how long a player who leaves has to come back.
+    return render_template("play/room.html", game_id=game_id,
+                           grace_seconds=current_app.config["FORFEIT_GRACE_SECONDS"])

@@ -18,7 +18,7 @@ from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
-from gobang.services.events import Bus, GameEnded, GameStarted
+from gobang.services.events import Bus, GameEnded, GameStarted, PlayerAway
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import HallChat
 from gobang.services.hall.hall import Hall
@@ -129,6 +129,7 @@ def build_services(app: Flask) -> Services:
                    limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60), pools)
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
+    bus.subscribe(PlayerAway, lobby.presence.player_away)
     return Services(
         accounts=_accounts(app),
         auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
@@ -156,7 +157,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
     return Play(
         table=table, factory=factory,
         seating=Seating(table, clock, grace, attendance, finisher, chat, rematches,
-                        limiter(cfg["SPECTATOR_JOINS_PER_MINUTE"], 60)),
+                        limiter(cfg["SPECTATOR_JOINS_PER_MINUTE"], 60), bus),
         moves=Moves(table, clock, limiter(cfg["MOVES_PER_SECOND"], 1),
                     MoveWriter(lambda: db.engine), finisher, metrics),
         finisher=finisher,
@@ -175,7 +176,7 @@ def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play:
     matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
                       is_connected=lambda user_id: store.connection(Namespace.HALL, user_id)
                       is not None)
-    presence = Presence(store, table, matcher)
+    presence = Presence(store, table, matcher, play.seating.absence)
     view = HallView(presence, table, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
                     cfg["HALL_UPDATE_SECONDS"], pools)

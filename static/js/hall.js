@@ -6,7 +6,9 @@
  * All user-provided text goes in through textContent; words go through t (i18n.js).
  */
 
+import {Attention} from "./attention.js";
 import {ChatPanel} from "./chat.js";
+import {CurrentGame} from "./hall_game.js";
 import {HallViewModel} from "./hall_view.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
@@ -27,8 +29,6 @@ function startHall(root) {
 
   const ui = {
     maintenance: $("maintenance-notice"),
-    currentGame: $("current-game"),
-    backToGame: $("back-to-game"),
     challenges: $("challenges"),
     ruleset: $("ruleset"),
     clockChoice: $("clock-choice"),
@@ -48,10 +48,12 @@ function startHall(root) {
   };
 
   const view = new HallViewModel();
+  const attention = new Attention();
+  const currentGame = new CurrentGame({notice: $("current-game"), link: $("back-to-game"),
+    countdown: $("away-countdown"), result: $("game-result")});
   const state = {
     resyncing: false,
     sentChallenges: new Map(), // challenge id -> username we challenged
-    currentGame: null,
     matching: false,
     matchingPool: null, // the pool name we queued in from this page; null when not known
     matchStartedAt: 0,
@@ -88,12 +90,6 @@ function startHall(root) {
       const node = document.querySelector(`[data-testid="me-${key}"]`);
       if (node && me[key] !== undefined) node.textContent = String(me[key]);
     }
-  }
-
-  function setCurrentGame(gameId) {
-    state.currentGame = gameId == null ? null : gameId;
-    if (state.currentGame !== null) ui.backToGame.href = `/game/${state.currentGame}`;
-    show(ui.currentGame, state.currentGame !== null);
   }
 
   /* ---------- matching ---------- */
@@ -134,7 +130,7 @@ function startHall(root) {
     }
     const [ruleset, clock] = [ui.ruleset.value, chosenClock()];
     request("start_match", {ruleset: ruleset, clock: clock}, () => setMatching(true, poolName(ruleset, clock)), (ack) => {
-      if (ack.error === "busy") setCurrentGame(ack.game_id != null ? ack.game_id : state.currentGame);
+      if (ack.error === "busy") currentGame.set(ack.game_id != null ? ack.game_id : currentGame.gameId);
     });
   }
 
@@ -277,7 +273,8 @@ function startHall(root) {
   function onMe(data) {
     renderStats(data.me || {});
     setMatching(data.status === "queued");
-    if (data.status !== "playing") setCurrentGame(null);
+    if (data.status !== "playing") currentGame.set(null, null);
+    else if (data.away !== undefined) currentGame.set(data.away ? data.away.game_id : currentGame.gameId, data.away);
   }
 
   /* ---------- challenges ---------- */
@@ -301,6 +298,11 @@ function startHall(root) {
     return li;
   }
 
+  /** The title stops flashing once no challenge to us is left open. */
+  function settled() {
+    if (!ui.challenges.querySelector("[data-testid=challenge]")) attention.stopFlashing();
+  }
+
   function findChallenge(challengeId) {
     return Array.from(ui.challenges.children).find((li) => li.dataset.challengeId === String(challengeId));
   }
@@ -308,6 +310,7 @@ function startHall(root) {
   function answerChallenge(challengeId, accept) {
     request("answer_challenge", {challenge_id: challengeId, accept: accept}, () => {
       findChallenge(challengeId)?.remove();
+      settled();
     });
   }
 
@@ -323,6 +326,7 @@ function startHall(root) {
     actions.appendChild(button(t("Decline"), "challenge-decline", () => answerChallenge(data.challenge_id, false)));
     li.appendChild(actions);
     ui.challenges.appendChild(li);
+    li.dataset.sound = attention.challenge(data.from.username);
   }
 
   /** Replaces a challenge line with a short note that then fades out of the list. */
@@ -332,6 +336,7 @@ function startHall(root) {
     if (!li) return;
     if (!note) {
       li.remove();
+      settled();
       return;
     }
     li.replaceChildren(el("span", "text muted", note));
@@ -365,7 +370,7 @@ function startHall(root) {
 
   function onHello(data) {
     renderStats(data.me || {});
-    setCurrentGame(data.current_game);
+    currentGame.set(data.current_game, data.away || null);
     setMatching(data.status === "queued");
     state.resyncing = false;
     view.reset(data.view);
@@ -393,6 +398,7 @@ function startHall(root) {
   socket.on("hall_update", onHallUpdate);
   socket.on("me", onMe);
   socket.on("match_found", onMatchFound);
+  socket.on("game_result", (data) => currentGame.showResult(data));
   socket.on("challenge_received", onChallengeReceived);
   socket.on("challenge_declined", onChallengeDeclined);
   socket.on("challenge_cancelled", onChallengeCancelled);

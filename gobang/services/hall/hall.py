@@ -48,8 +48,7 @@ class Hall:
         arrival in the next `hall_update`."""
         replaced = self.presence.arrive(user, sid)
         hello = {
-            "me": user.stats(),
-            "status": self.presence.status(user.id),
+            **self.presence.personal(user),
             "current_game": self.table.current_game_of(user.id),
             "view": self.view.snapshot(),
             "chat": self.chat.recent(),
@@ -61,9 +60,23 @@ class Hall:
         return replaced, hello
 
     def disconnect(self, user_id: int, sid: str) -> list[Notice]:
+        """Leaving the hall ends the challenges one sent (a challenger waits in the hall for
+        the answer) and, if no other page of the site is open, the ones received."""
         if not self.presence.depart(user_id, sid):
             return []
         self.matcher.cancel(user_id)
+        if self.presence.is_online(user_id):
+            return self.challenges.drop_from(user_id)
+        return self.challenges.drop_of(user_id)
+
+    def visit(self, user: User, sid: str) -> None:
+        """Another page of the site connected (/site): its player can be challenged there."""
+        self.presence.visit(user, sid)
+
+    def leave_page(self, user_id: int, sid: str) -> list[Notice]:
+        """A /site connection closed: the last page of the site gone ends what was received."""
+        if not self.presence.leave_page(user_id, sid) or self.presence.is_here(user_id):
+            return []
         return self.challenges.drop_of(user_id)
 
     def find_players(self, prefix: Any) -> list[dict[str, Any]]:

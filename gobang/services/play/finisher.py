@@ -49,7 +49,8 @@ class Finisher:
               reason=ending.reason)
         # The final clocks, so that pages show a fallen flag as 00:00 (an extension).
         return [room_notice("game_over", live, result=result, clocks=clocks),
-                *self.bus.publish(GameEnded(live.game_id, live.user_ids()))]
+                *self.bus.publish(GameEnded(live.game_id, live.user_ids(), result,
+                                                  (live.black.player(), live.white.player())))]
 
     def resign(self, game_id: int, user_id: int) -> list[Notice]:
         live, color = self.table.player_game(game_id, user_id)
