@@ -22,7 +22,8 @@ def register_namespaces(socketio: SocketIO, found: Services) -> None:
     from gobang.sockets.room import RoomNamespace
 
     publish = Publisher(found.store)
-    handlers = [HallNamespace(found.lobby, publish, found.event_limiter),
+    handlers = [HallNamespace(found.lobby, found.computer, publish,
+                              found.event_limiter),
                 RoomNamespace(found.play, found.store, publish, found.event_limiter)]
     for handler in handlers:
         handler._set_socketio(socketio)  # as `socketio.on_namespace` does

@@ -48,28 +48,31 @@ class GameFactory:
     def create(
         self, black: User, white: User, ruleset: str, rematch_of: int | None = None,
         clock_seconds: tuple[int, int] | None = None, announce: bool = True,
+        timed: bool = True,
     ) -> tuple[LiveGame, list[Notice]]:
         """A new game, waiting for both players to join. `announce=False` leaves telling the
-        hall of the new list of live games to the caller, which starts many at once."""
+        hall of the new list of live games to the caller, which starts many at once.
+        `timed=False` makes a game without clocks (games against the computer)."""
         if ruleset not in RULESETS:
             raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=ruleset))
         for user in (black, white):
-            self.table.check_free(user.id)
+            if user.computer_level is None:  # the computer plays many games at once
+                self.table.check_free(user.id)
         initial, increment = clock_seconds or (self.default_clock.initial,
                                                self.default_clock.increment)
+        start_ms = initial * 1000 if timed else None
         row = Game(
             ruleset=ruleset, status=Status.WAITING, black_id=black.id, white_id=white.id,
-            clock_initial_ms=initial * 1000, clock_increment_ms=increment * 1000,
-            black_ms=initial * 1000, white_ms=initial * 1000, rematch_of=rematch_of,
+            clock_initial_ms=start_ms, clock_increment_ms=increment * 1000 if timed else None,
+            black_ms=start_ms, white_ms=start_ms, rematch_of=rematch_of,
+            computer_level=black.computer_level or white.computer_level,
         )
         db.session.add(row)
         db.session.commit()
         live = LiveGame(
-            game_id=row.id, ruleset=ruleset,
-            black=Seat(black.id, black.username, black.score),
-            white=Seat(white.id, white.username, white.score),
+            game_id=row.id, ruleset=ruleset, black=_seat(black), white=_seat(white),
             rules=RulesGame(ruleset),
-            clocks=Clocks(initial * 1000, initial * 1000, increment * 1000),
+            clocks=Clocks(initial * 1000, initial * 1000, increment * 1000) if timed else None,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
         )
         self.table.add(live)
@@ -105,16 +108,21 @@ def _from_row(row: Game, now: float, last_alive: datetime | None) -> LiveGame:
             clocks.start(rules.to_move, now - _used_before_stop(row, last_alive))
     live = LiveGame(
         game_id=row.id, ruleset=row.ruleset,
-        black=Seat(row.black.id, row.black.username, row.black.score),
-        white=Seat(row.white.id, row.white.username, row.white.score),
+        black=_seat(row.black), white=_seat(row.white),
         rules=rules, clocks=clocks, created_at=now, status=row.status,
     )
     if row.status == Status.PLAYING:
-        # Both players must come back; each gets the grace period from the restart.
-        live.away_since = {BLACK: now, WHITE: now}
+        # Both players must come back (the computer is always back); each gets the grace
+        # period from the restart.
+        live.away_since = {color: now for color in (BLACK, WHITE)
+                           if live.seat(color).computer is None}
         if len(row.moves) < 2:
             live.abort_from = now
     return live
+
+
+def _seat(user: User) -> Seat:
+    return Seat(user.id, user.username, user.score, user.computer_level)
 
 
 def _used_before_stop(row: Game, last_alive: datetime | None) -> float:
