@@ -137,6 +137,10 @@ _ROOM_PLAY = (
 _REPLAY = (
     N_("Move {n} of {total}"),
 )
+# Playing the computer: its name in the room, and the hall's panel.
+_COMPUTER = (
+    N_("Computer · level {level}"),
+)
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _REPLAY))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _REPLAY + _COMPUTER))

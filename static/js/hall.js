@@ -7,6 +7,7 @@
 
 import {ChatPanel} from "./chat.js";
 import {HallViewModel} from "./hall_view.js";
+import {startComputerPanel} from "./hall_computer.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
 
@@ -344,4 +345,5 @@ function startHall(root) {
   ui.ruleset.addEventListener("change", onRulesetChange);
   ui.findForm.addEventListener("submit", onFind);
   onRulesetChange();
+  startComputerPanel(session, setCurrentGame);
 }
