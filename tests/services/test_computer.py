@@ -42,7 +42,7 @@ def seated(env, human):
 
 def wait_until_quiet(env) -> None:
     end = time.monotonic() + WAIT_SECONDS
-    while any(env.computer.engines.thinking(g.game_id) for g in env.play.table.all()):
+    while env.computer.engines.searching():
         assert time.monotonic() < end
         time.sleep(0.02)
 
@@ -192,3 +192,13 @@ def test_a_broken_external_engine_is_covered_by_the_builtin_in_another_process()
     move = answers[0].move
     assert move is not None and not move.by_engine and move.problem
     pool.close()
+
+
+def test_the_computer_accepts_a_rematch_at_once_with_colours_swapped(env, seated, human):
+    live = seated("black")
+    env.play.finisher.resign(live.game_id, human.id)
+    notices = env.play.rematches.offer(live.game_id, human.id)
+    ready = next(n for n in notices if n.event == "rematch_ready")
+    rematch = env.play.table.get(ready.payload["game_id"])
+    assert rematch.color_of(human.id) == "white"
+    assert rematch.black.computer == 1 and rematch.clocks is None

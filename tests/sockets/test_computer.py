@@ -16,7 +16,7 @@ def engines_closed(app):
 
     found = services_of(app)
     end = time.monotonic() + WAIT_SECONDS
-    while any(found.computer.engines.thinking(g.game_id) for g in found.play.table.all()):
+    while found.computer.engines.searching():
         assert time.monotonic() < end
         time.sleep(0.02)
     found.computer.engines.close()

@@ -106,8 +106,14 @@ class EnginePool:
         self._start(lambda: self._run(game_id, adapter, game))
 
     def thinking(self, game_id: int) -> bool:
+        """Thinking about `game_id`, or its answer is waiting to be played."""
         with self._lock:
-            return game_id in self._thinking
+            return game_id in self._thinking or any(a.game_id == game_id for a in self._answers)
+
+    def searching(self) -> int:
+        """Thoughts in flight (waiting for a slot or searching)."""
+        with self._lock:
+            return len(self._thinking)
 
     def answers(self) -> list[Thought]:
         with self._lock:
