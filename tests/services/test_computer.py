@@ -202,3 +202,12 @@ def test_the_computer_accepts_a_rematch_at_once_with_colours_swapped(env, seated
     rematch = env.play.table.get(ready.payload["game_id"])
     assert rematch.color_of(human.id) == "white"
     assert rematch.black.computer == 1 and rematch.clocks is None
+
+
+def test_the_abort_window_never_runs_against_the_computer(env, seated, clock):
+    live = seated("white")
+    assert live.abort_left(clock()) is None
+    clock.advance(120)
+    assert env.play.timekeeper.tick() == []
+    computer_reply(env)
+    assert live.abort_left(clock()) == 30  # the person's first reply is timed as usual

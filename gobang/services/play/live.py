@@ -138,10 +138,16 @@ class LiveGame:
     def to_move(self) -> str | None:
         return None if self.status == Status.FINISHED else self.rules.to_move
 
+    def abort_window_open(self) -> bool:
+        """Whether the side to move must make its first move in time, else the game is
+        aborted: not while paused, and never for the computer, which is always there."""
+        return (self.abort_from is not None and not self.paused
+                and self.status == Status.PLAYING and self.to_move() != self.computer_color())
+
     def abort_left(self, now: float) -> float | None:
         """Seconds the side to move has left to make its first move before the game is
         aborted; None when no such window is open (or while paused, when it stands still)."""
-        if self.abort_from is None or self.paused or self.status != Status.PLAYING:
+        if self.abort_from is None or not self.abort_window_open():
             return None
         return round(max(0.0, self.abort_seconds - (now - self.abort_from)), 1)
 
