@@ -61,3 +61,20 @@ def test_the_hall_offers_eight_levels_of_the_computer(client):
     page = page_of(client, "/hall")
     assert len(by_testid(page, "computer-panel")) == 1
     assert page.count('<option value="8"') == 1
+
+
+@pytest.mark.parametrize("path", ["/game/{id}/replay", "/game/{id}/record.txt",
+                                  "/game/{id}/record.psq"])
+def test_a_game_against_the_computer_has_its_replay_and_records(
+        client, alice_beat_the_computer, path):
+    response = client.get(path.format(id=alice_beat_the_computer))
+    assert response.status_code == 200
+    assert "Computer · level 3" in response.get_data(as_text=True)
+
+
+def test_the_record_of_a_game_against_the_computer_names_it_as_the_room_does(
+        client, alice_beat_the_computer):
+    record = client.get(f"/api/games/{alice_beat_the_computer}").get_json()
+    assert record["white"] == {"id": record["white"]["id"], "username": "Computer · level 3",
+                               "score": 1000, "computer": 3}
+    assert "computer" not in record["black"]

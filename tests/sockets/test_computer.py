@@ -79,3 +79,13 @@ def test_a_draw_offer_to_the_computer_is_refused(player, engines_closed):
     ann.emit("/room", "join_game", {"game_id": game_id})
     answer = ann.emit("/room", "offer_draw", {"game_id": game_id})
     assert answer["ok"] is False and answer["error"] == "conflict"
+
+
+def test_a_spectator_watches_a_game_against_the_computer(player, engines_closed):
+    ann, bob = player("ann_an"), player("bob_bo")
+    game_id = ann.emit("/hall", "play_computer", {"level": 1, "color": "black"})["game_id"]
+    ann.emit("/room", "join_game", {"game_id": game_id})
+    state = bob.emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert state["you"] == "spectator" and state["white"]["computer"] == 1
+    ann.emit("/room", "place_stone", {"game_id": game_id, "row": 7, "col": 7})
+    assert [m["color"] for m in bob.received("/room", "stone_placed")] == ["black"]
