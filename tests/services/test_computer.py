@@ -211,3 +211,17 @@ def test_the_abort_window_never_runs_against_the_computer(env, seated, clock):
     assert env.play.timekeeper.tick() == []
     computer_reply(env)
     assert live.abort_left(clock()) == 30  # the person's first reply is timed as usual
+
+
+def test_the_builtin_engine_starts_whatever_the_servers_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where `gobang` does not import
+    pool = EnginePool(EngineSettings(workers=1, games_per_worker=1, nice=0))
+    pool.think(1, 1, RulesGame("freestyle"))
+    end = time.monotonic() + WAIT_SECONDS
+    answers = []
+    while not answers:
+        assert time.monotonic() < end
+        time.sleep(0.02)
+        answers = pool.answers()
+    assert answers[0].move is not None and answers[0].move.by_engine
+    pool.close()

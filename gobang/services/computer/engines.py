@@ -22,6 +22,7 @@ import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gobang.ai import BuiltinPlayer, EngineAdapter, EngineMove, builtin_argv
 from gobang.ai.levels import TOP_LEVEL, level
@@ -29,6 +30,8 @@ from gobang.rules import Game
 
 log = logging.getLogger("gobang.computer")
 
+# Where `python -m gobang.ai.brain` finds the package, whatever the server's own directory.
+PROJECT_ROOT = str(Path(__file__).resolve().parents[3])
 # A turn limit a little above the level's own backstop: the engine is not cut short, and
 # a stuck one is caught within a couple of seconds.
 TURN_GRACE_SECONDS = 2.0
@@ -155,11 +158,12 @@ class EnginePool:
         fallback_level = number if external is None else TOP_LEVEL
         fallback = EngineAdapter(
             self._niced(builtin_argv(fallback_level)), ruleset, BuiltinPlayer(1),
-            turn_seconds=level(fallback_level).seconds + TURN_GRACE_SECONDS)
+            turn_seconds=level(fallback_level).seconds + TURN_GRACE_SECONDS, cwd=PROJECT_ROOT)
         argv = ([part.replace("{level}", str(number)) for part in external]
                 if external is not None else builtin_argv(number))
         engine = EngineAdapter(self._niced(argv), ruleset, _Fallback(fallback),
-                               turn_seconds=turn_seconds, info=options)
+                               turn_seconds=turn_seconds, info=options,
+                               cwd=PROJECT_ROOT if external is None else None)
         return engine, fallback
 
     def _niced(self, argv: list[str]) -> list[str]:
