@@ -101,6 +101,19 @@ class Config:
     # RATELIMIT_ENABLED off (load tests connect thousands of players from one address).
     MAX_CONNECTIONS_PER_ADDRESS: int = 100
 
+    # Playing the computer (docs/engines.md). COMPUTER_WORKERS engines search at once, each in
+    # a process of its own at COMPUTER_NICE lower priority (0: cores - 1, at least 1); each
+    # worker takes COMPUTER_GAMES_PER_WORKER games, and a computer game beyond that is refused
+    # as busy. ENGINE_COMMAND: the argv of an external Gomocup engine to play instead of the
+    # built-in one ("{level}" in it becomes the level); ENGINE_LEVEL_OPTIONS: JSON, per level
+    # the engine's INFO settings, e.g. {"8": {"timeout_turn": 5000, "max_memory": 83886080}}
+    # (timeout_turn, in milliseconds, is also how long an answer is awaited, plus 1 s).
+    COMPUTER_WORKERS: int = 0
+    COMPUTER_GAMES_PER_WORKER: int = 4
+    COMPUTER_NICE: int = 10
+    ENGINE_COMMAND: str | None = None
+    ENGINE_LEVEL_OPTIONS: str | None = None
+
     LOG_LEVEL: str = "INFO"
     WTF_CSRF_TIME_LIMIT: int | None = None
 

@@ -163,6 +163,10 @@ _SITE = (
 _REPLAY = (
     N_("Move {n} of {total}"),
 )
+# Playing the computer: its name in the room, and the hall's panel.
+_COMPUTER = (
+    N_("Computer · level {level}"),
+)
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY + _COMPUTER))

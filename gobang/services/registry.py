@@ -7,9 +7,11 @@ say who listens.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Flask, current_app
 
@@ -18,6 +20,13 @@ from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
+from gobang.services.computer.computer import Computer
+from gobang.services.computer.engines import (
+    EnginePool,
+    EngineSettings,
+    default_workers,
+    parse_command,
+)
 from gobang.services.events import Bus, GameEnded, GameStarted, PlayerAway
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import HallChat
@@ -95,17 +104,19 @@ class Services:
     store: LiveStore
     play: Play
     lobby: Lobby
+    computer: Computer
     admin: AdminDesk
     metrics: Metrics
 
     def tick(self) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
-        each new pairing, forfeits, flags and aborts, and last the hall's batched update, so
-        that it already shows this round's changes."""
+        each new pairing, forfeits, flags and aborts, the computer's moves, and last the
+        hall's batched update, so that it already shows this round's changes."""
         yield self.admin.tick()
         yield from self.lobby.matchmaking.steps()
         yield self.play.timekeeper.tick()
+        yield self.computer.tick()
         yield self.lobby.view.flush()
 
 
@@ -124,9 +135,12 @@ def build_services(app: Flask) -> Services:
     bus = Bus()
     pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
                                 cfg["CLOCK_INCREMENT_SECONDS"])
-    play = _play(app, store, clock, bus, metrics, limiter, pools)
-    lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window),
-                   limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60), pools)
+    engines = EnginePool(engine_settings(cfg))
+    play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity)
+    actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
+    lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window), actions, pools)
+    computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
+                        play.maintenance, actions, rng, pools)
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
@@ -134,14 +148,29 @@ def build_services(app: Flask) -> Services:
         accounts=_accounts(app),
         auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
         event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),
-        clock=clock, store=store, play=play, lobby=lobby,
+        clock=clock, store=store, play=play, lobby=lobby, computer=computer,
         admin=AdminDesk(clock, store, lobby.hall, play.finisher, cfg["ADMIN_POLL_SECONDS"]),
         metrics=metrics,
     )
 
 
+def engine_settings(cfg: Any) -> EngineSettings:
+    options = cfg["ENGINE_LEVEL_OPTIONS"] or {}
+    if isinstance(options, str):
+        options = json.loads(options)
+    return EngineSettings(
+        workers=cfg["COMPUTER_WORKERS"] or default_workers(),
+        games_per_worker=cfg["COMPUTER_GAMES_PER_WORKER"],
+        command=parse_command(cfg["ENGINE_COMMAND"]),
+        level_options={int(number): {key: str(value) for key, value in found.items()}
+                       for number, found in options.items()},
+        nice=cfg["COMPUTER_NICE"],
+    )
+
+
 def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
-          limiter: Callable[[int, float], RateLimiter], pools: Pools) -> Play:
+          limiter: Callable[[int, float], RateLimiter], pools: Pools,
+          computer_capacity: int) -> Play:
     cfg = app.config
     negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
@@ -153,7 +182,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]))
-    rematches = Rematches(table, factory, maintenance)
+    rematches = Rematches(table, factory, maintenance, computer_capacity)
     return Play(
         table=table, factory=factory,
         seating=Seating(table, clock, grace, attendance, finisher, chat, rematches,

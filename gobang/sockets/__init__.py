@@ -23,7 +23,7 @@ def register_namespaces(socketio: SocketIO, found: Services) -> None:
     from gobang.sockets.site import SiteNamespace
 
     publish = Publisher(found.store)
-    handlers = [HallNamespace(found.lobby, publish, found.event_limiter),
+    handlers = [HallNamespace(found.lobby, found.computer, publish, found.event_limiter),
                 RoomNamespace(found.play, found.store, publish, found.event_limiter),
                 SiteNamespace(found.lobby, found.play.table, publish, found.event_limiter)]
     for handler in handlers:

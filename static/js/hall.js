@@ -10,6 +10,7 @@ import {Attention} from "./attention.js";
 import {ChatPanel} from "./chat.js";
 import {CurrentGame} from "./hall_game.js";
 import {HallViewModel} from "./hall_view.js";
+import {startComputerPanel} from "./hall_computer.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
 import {clockLabel, clockName, parseClockName, poolName} from "./pools.js";
@@ -410,4 +411,5 @@ function startHall(root) {
   for (const poolButton of ui.pools) poolButton.addEventListener("click", () => onPoolClick(poolButton));
   ui.findForm.addEventListener("submit", onFind);
   onRulesetChange();
+  startComputerPanel(session, setCurrentGame);
 }

@@ -133,3 +133,26 @@ def test_a_default_clock_of_zero_seconds_means_no_clock():
 def test_bad_match_pools_stop_the_start(listed):
     with pytest.raises(ValueError, match="MATCH_POOLS"):
         Pools.from_settings(listed, initial=600, increment=5)
+
+
+def test_computer_settings_come_from_the_environment(bare_app, monkeypatch):
+    from gobang.services.registry import engine_settings
+
+    monkeypatch.setenv("GOBANG_COMPUTER_WORKERS", "3")
+    monkeypatch.setenv("GOBANG_ENGINE_COMMAND", "/opt/engines/pbrain --depth '{level}'")
+    monkeypatch.setenv("GOBANG_ENGINE_LEVEL_OPTIONS", '{"8": {"timeout_turn": 5000}}')
+    load_settings(bare_app, None)
+    found = engine_settings(bare_app.config)
+    assert found.workers == 3 and found.capacity == 3 * 4
+    assert found.command == ("/opt/engines/pbrain", "--depth", "{level}")
+    assert found.level_options == {8: {"timeout_turn": "5000"}}
+
+
+def test_computer_workers_default_to_cores_less_one_and_at_least_one(bare_app, monkeypatch):
+    from gobang.services.registry import engine_settings
+
+    monkeypatch.delenv("GOBANG_COMPUTER_WORKERS", raising=False)
+    for cores, workers in ((1, 1), (2, 1), (8, 7), (None, 1)):
+        monkeypatch.setattr("os.cpu_count", lambda cores=cores: cores)
+        load_settings(bare_app, None)
+        assert engine_settings(bare_app.config).workers == workers

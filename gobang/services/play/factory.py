@@ -46,16 +46,17 @@ class GameFactory:
         if ruleset not in RULESETS:
             raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=ruleset))
         for user in (black, white):
-            self.table.check_free(user.id)
+            if user.computer_level is None:  # the computer plays many games at once
+                self.table.check_free(user.id)
         chosen = self.default_clock if time_control is OMITTED else time_control
         row = Game(ruleset=ruleset, status=Status.WAITING, black_id=black.id, white_id=white.id,
-                   rematch_of=rematch_of, **_clock_columns(chosen))
+                   rematch_of=rematch_of,
+                   computer_level=black.computer_level or white.computer_level,
+                   **_clock_columns(chosen))
         db.session.add(row)
         db.session.commit()
         live = LiveGame(
-            game_id=row.id, ruleset=ruleset,
-            black=Seat(black.id, black.username, black.score),
-            white=Seat(white.id, white.username, white.score),
+            game_id=row.id, ruleset=ruleset, black=_seat(black), white=_seat(white),
             rules=RulesGame(ruleset),
             clocks=_clocks(chosen), time_control=chosen,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
@@ -109,17 +110,22 @@ def _from_row(row: Game, now: float, last_alive: datetime | None) -> LiveGame:
             clocks.start(rules.to_move, now - _used_before_stop(row, last_alive))
     live = LiveGame(
         game_id=row.id, ruleset=row.ruleset,
-        black=Seat(row.black.id, row.black.username, row.black.score),
-        white=Seat(row.white.id, row.white.username, row.white.score),
+        black=_seat(row.black), white=_seat(row.white),
         rules=rules, clocks=clocks, time_control=row.time_control(), created_at=now,
         status=row.status,
     )
     if row.status == Status.PLAYING:
-        # Both players must come back; each gets the grace period from the restart.
-        live.away_since = {BLACK: now, WHITE: now}
+        # Both players must come back (the computer is always back); each gets the grace
+        # period from the restart.
+        live.away_since = {color: now for color in (BLACK, WHITE)
+                           if live.seat(color).computer is None}
         if len(row.moves) < 2:
             live.abort_from = now
     return live
+
+
+def _seat(user: User) -> Seat:
+    return Seat(user.id, user.username, user.score, user.computer_level)
 
 
 def _used_before_stop(row: Game, last_alive: datetime | None) -> float:

@@ -25,8 +25,11 @@ def stored_result(game: Game) -> dict[str, Any] | None:
 
 
 def _player(user, score: int | None) -> dict[str, Any]:
-    return {"id": user.id, "username": user.username,
-            "score": score if score is not None else user.score}
+    found = {"id": user.id, "username": user.username,
+             "score": score if score is not None else user.score}
+    if user.computer_level is not None:
+        found["computer"] = user.computer_level  # as in a live game's Player
+    return found
 
 
 def stored_state(game: Game) -> dict[str, Any]:

@@ -17,6 +17,12 @@ function isAborted(result) {
   return Boolean(result) && result.reason === "aborted";
 }
 
+/** A player's name as shown: the computer's in the page's language. */
+export function playerName(player) {
+  if (!player) return "…";
+  return player.computer ? t("Computer · level {level}", {level: player.computer}) : player.username;
+}
+
 function panelElements() {
   return {
     status: $("status"),
@@ -64,13 +70,14 @@ export class Panel {
     const game = this.game;
     const card = this.ui.cards[color];
     const player = game.players[color];
-    card.querySelector(".name").textContent = player ? player.username : "…";
+    card.querySelector(".name").textContent = playerName(player);
     const score = card.querySelector(".score");
     if (player && !score.dataset.final) score.textContent = String(player.score);
     show(card.querySelector(".you-tag"), game.you === color);
     // A paused game has nobody's clock running, so nobody's turn is highlighted.
     const turn = game.status === "playing" && !game.paused && game.toMove === color;
     card.classList.toggle("turn", turn);
+    show(card.querySelector(".thinking"), turn && Boolean(player && player.computer));
     if (turn) card.setAttribute("aria-current", "true");
     else card.removeAttribute("aria-current");
   }
@@ -115,6 +122,10 @@ export class Panel {
     show(ui.playControls, live && !this.confirmingResign);
     show(ui.resignBox, live && this.confirmingResign);
     show(ui.endControls, game.status === "finished");
+    // The computer takes no draw offers and no pauses; its take-backs are instant.
+    const computer = game.computerColor() !== null;
+    show(ui.drawButton, !computer);
+    show(ui.pauseButton, !computer);
     ui.drawButton.disabled = !offering || game.drawOfferBy !== null;
     ui.drawButton.textContent = game.drawOfferBy === game.you ? t("Draw offered") : t("Offer draw");
     ui.undoButton.disabled = !offering || game.undoRequestBy !== null || !game.haveMoved();

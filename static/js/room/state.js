@@ -77,6 +77,17 @@ export class RoomGame {
     this.drawOfferBy = this.undoRequestBy = null;
   }
 
+  /** The colour the computer plays, or null in a game between people. */
+  computerColor() {
+    return COLORS.find((color) => this.players[color] && this.players[color].computer) || null;
+  }
+
+  /** Whether the computer is to move (its engine is thinking). */
+  computerThinking() {
+    const computer = this.computerColor();
+    return computer !== null && this.status === "playing" && !this.paused && this.toMove === computer;
+  }
+
   isPlayer() {
     return this.you === "black" || this.you === "white";
   }
