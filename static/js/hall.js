@@ -411,5 +411,5 @@ function startHall(root) {
   for (const poolButton of ui.pools) poolButton.addEventListener("click", () => onPoolClick(poolButton));
   ui.findForm.addEventListener("submit", onFind);
   onRulesetChange();
-  startComputerPanel(session, setCurrentGame);
+  startComputerPanel(session, (gameId) => currentGame.set(gameId));
 }

@@ -78,3 +78,13 @@ def test_the_record_of_a_game_against_the_computer_names_it_as_the_room_does(
     assert record["white"] == {"id": record["white"]["id"], "username": "Computer · level 3",
                                "score": 1000, "computer": 3}
     assert "computer" not in record["black"]
+
+
+@pytest.mark.parametrize("app_overrides", [{"MATCH_POOLS": [[60, 0], None]}])
+def test_the_computer_offers_the_hosts_clocks_and_untimed(client, app_overrides):
+    register(client, "alice")
+    page = page_of(client, "/hall")
+    clock_select = page[page.index('data-testid="computer-clock"'):]
+    clock_select = clock_select[:clock_select.index("</select>")]
+    values = [part.split('"')[0] for part in clock_select.split('value="')[1:]]
+    assert values == ["", "60,0", "600,5"]
