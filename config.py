@@ -47,8 +47,14 @@ class Config:
     FORFEIT_GRACE_SECONDS: int = 30
     RATING_K: int = 60
     INITIAL_SCORE: int = 1000
+    # The clock a game gets when its players name none: seconds, and seconds added per move
+    # (0 initial seconds: no clock). It is always one of the MATCH_POOLS.
     CLOCK_INITIAL_SECONDS: int = 600
     CLOCK_INCREMENT_SECONDS: int = 5
+    # The time controls on offer: Match has one pool per ruleset and clock, and a challenge may
+    # choose any of them. [initial seconds, increment seconds], or None for no clock. As an
+    # environment variable, JSON: GOBANG_MATCH_POOLS='[[180, 2], [300, 3], null]'.
+    MATCH_POOLS: list[list[int] | None] = [[180, 2], [300, 3], [600, 5], [900, 10], None]
     ABORT_SECONDS: int = 30
 
     # The background ticker: every TICKER_INTERVAL_SECONDS it pairs queued players, checks
@@ -94,6 +100,19 @@ class Config:
     # proxy's own (nginx's limit_conn, deploy/nginx/) takes its place; off too with
     # RATELIMIT_ENABLED off (load tests connect thousands of players from one address).
     MAX_CONNECTIONS_PER_ADDRESS: int = 100
+
+    # Playing the computer (docs/engines.md). COMPUTER_WORKERS engines search at once, each in
+    # a process of its own at COMPUTER_NICE lower priority (0: cores - 1, at least 1); each
+    # worker takes COMPUTER_GAMES_PER_WORKER games, and a computer game beyond that is refused
+    # as busy. ENGINE_COMMAND: the argv of an external Gomocup engine to play instead of the
+    # built-in one ("{level}" in it becomes the level); ENGINE_LEVEL_OPTIONS: JSON, per level
+    # the engine's INFO settings, e.g. {"8": {"timeout_turn": 5000, "max_memory": 83886080}}
+    # (timeout_turn, in milliseconds, is also how long an answer is awaited, plus 1 s).
+    COMPUTER_WORKERS: int = 0
+    COMPUTER_GAMES_PER_WORKER: int = 4
+    COMPUTER_NICE: int = 10
+    ENGINE_COMMAND: str | None = None
+    ENGINE_LEVEL_OPTIONS: str | None = None
 
     LOG_LEVEL: str = "INFO"
     WTF_CSRF_TIME_LIMIT: int | None = None

@@ -49,10 +49,13 @@ class User(UserMixin, db.Model):
     # The player's saved choices (sound, move numbers, board theme...); None until first saved.
     # gobang.auth.preferences owns the keys, their defaults and their validation.
     preferences: Mapped[dict | None] = mapped_column(JSON)
+    # Set on the reserved rows that stand for the computer, one per level
+    # (gobang.services.computer): they never log in, play rated games or show in the ladder.
+    computer_level: Mapped[int | None] = mapped_column(unique=True, index=True)
 
     @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive users
-        return not (self.banned or self.deleted)
+        return not (self.banned or self.deleted or self.computer_level is not None)
 
     def player(self) -> dict:
         return {"id": self.id, "username": self.username, "score": self.score}
@@ -98,6 +101,8 @@ class Game(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     ended_at: Mapped[datetime | None]
+    # The computer's level when one side is the computer: such games are unrated.
+    computer_level: Mapped[int | None]
 
     black: Mapped[User] = relationship(foreign_keys=[black_id])
     white: Mapped[User] = relationship(foreign_keys=[white_id])
@@ -108,6 +113,12 @@ class Game(db.Model):
     def color_of(self, user_id: int | None) -> str | None:
         """The colour `user_id` plays in this game, or None for anyone else."""
         return color_of(self.black_id, self.white_id, user_id)
+
+    def time_control(self) -> tuple[int, int] | None:
+        """(initial, increment) seconds the game was created with; None: it has no clock."""
+        if self.clock_initial_ms is None:
+            return None
+        return (self.clock_initial_ms // 1000, (self.clock_increment_ms or 0) // 1000)
 
     __table_args__ = (
         Index("ix_games_black_id", "black_id"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -35,7 +36,20 @@ def coerce(name: str, raw: str, current: Any) -> Any:
         return int(raw)
     if isinstance(current, float):
         return float(raw)
+    if isinstance(current, list):
+        return _json_list(name, raw)
     return raw
+
+
+def _json_list(name: str, raw: str) -> list[Any]:
+    """A list setting is written as JSON: lists of numbers and nulls read plainly that way."""
+    try:
+        value = json.loads(raw)
+    except ValueError as error:
+        raise ValueError(f"{ENV_PREFIX}{name} must be a JSON list, not {raw!r}") from error
+    if not isinstance(value, list):
+        raise ValueError(f"{ENV_PREFIX}{name} must be a JSON list, not {raw!r}")
+    return value
 
 
 def apply_environment(app: Flask, environ: Mapping[str, str]) -> None:

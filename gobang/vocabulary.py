@@ -17,6 +17,8 @@ __all__ = ["BLACK", "COLORS", "RULESETS", "WHITE", "Namespace", "Reason", "Statu
 class Namespace(StrEnum):
     HALL = "/hall"
     ROOM = "/room"
+    # Every other page of a logged-in player: personal notices (challenges) wherever they are.
+    SITE = "/site"
 
 
 class Status(StrEnum):

@@ -59,7 +59,8 @@ class EngineAdapter:
 
     ``fallback`` plays a move (``Game`` -> ``(row, col)``) whenever the engine fails.
     ``turn_seconds`` goes to the engine as ``INFO timeout_turn``; an answer is awaited that
-    long plus `GRACE_SECONDS`. ``info`` adds per-engine ``INFO`` settings.
+    long plus `GRACE_SECONDS`. ``info`` adds per-engine ``INFO`` settings. ``cwd`` is the
+    directory the process starts in (the built-in engine needs one where `gobang` imports).
     """
 
     def __init__(
@@ -71,6 +72,7 @@ class EngineAdapter:
         info: dict[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
         start_seconds: float = 15.0,
+        cwd: str | None = None,
     ) -> None:
         if ruleset not in RULE_BITS:
             raise ValueError(f"unknown ruleset {ruleset!r}")
@@ -81,6 +83,7 @@ class EngineAdapter:
         self._info = dict(info or {})
         self._clock = clock
         self._start_seconds = start_seconds
+        self._cwd = cwd
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._known: list[tuple[int, int]] = []
@@ -154,6 +157,7 @@ class EngineAdapter:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
+                cwd=self._cwd,
             )
         except OSError as error:
             raise EngineFailure(f"cannot start: {error}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gobang.services.store import LiveStore
@@ -14,8 +15,10 @@ class Activity:
     games_in_play: int
 
 
-def activity(store: LiveStore) -> Activity:
-    """Online counts each player once, in the hall or in a game's room (spectators too)."""
+def activity(store: LiveStore, elsewhere: Iterable[int] = ()) -> Activity:
+    """Online counts each player once, in the hall, in a game's room (spectators too) or on
+    another page of the site (`elsewhere`, their /site connections)."""
     online = set(store.connected_users(Namespace.HALL)) | set(store.connected_users(Namespace.ROOM))
+    online |= set(elsewhere)
     playing = sum(1 for game in store.games() if game.status == Status.PLAYING)
     return Activity(online=len(online), games_in_play=playing)

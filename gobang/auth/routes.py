@@ -91,7 +91,7 @@ def index() -> Response | str:
         return redirect(url_for("play.hall"))
     return render_template(
         "front/index.html",
-        activity=front.activity(services().store),
+        activity=front.activity(services().store, services().lobby.presence.elsewhere()),
         top=players.top_players(5),
         recent=players.recent_finished(),
         min_games=players.RANKED_MIN_GAMES,

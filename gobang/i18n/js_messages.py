@@ -32,6 +32,8 @@ _HALL = (
     N_("The server did not answer. Try again."),
     N_("Matching… (click to cancel)"),
     N_("Match"),
+    N_("{count} waiting"),
+    N_("No clock"),
     N_("you"),
     N_("Challenge"),
     N_("Showing {shown} of {online}; find anyone else by name."),
@@ -134,9 +136,37 @@ _ROOM_PLAY = (
     N_("The game is aborted unless a move comes within {time}."),
     N_("forbidden for black"),
 )
+# The hall's word on the player's own game (static/js/hall_game.js).
+_HALL_GAME = (
+    N_("You left it: it is lost in {time} unless you go back."),
+    N_("Game #{id} against {name}"),
+    N_("Score {before} → {after} ({change})"),
+    N_("Dismiss"),
+    N_("aborted, no score change."),
+    N_("a draw ({reason})."),
+    N_("you won, your opponent left the game."),
+    N_("you lost, you left the game."),
+    N_("you won ({reason})."),
+    N_("you lost ({reason})."),
+)
+# Challenges on every page (static/js/site.js, static/js/attention.js).
+_SITE = (
+    N_("Challenge from {name}"),
+    N_("({score}) challenges you · {ruleset}"),
+    N_("Accept"),
+    N_("Decline"),
+    N_("freestyle"),
+    N_("standard"),
+    N_("renju"),
+    N_("The server did not answer. Try again."),
+)
 _REPLAY = (
     N_("Move {n} of {total}"),
 )
+# Playing the computer: its name in the room, and the hall's panel.
+_COMPUTER = (
+    N_("Computer · level {level}"),
+)
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _REPLAY))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY + _COMPUTER))

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, current_app, render_template
 from flask_login import current_user, login_required
 
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.services.history.players import hall_summary
+from gobang.services.pools import clock_label, clock_name
+from gobang.services.registry import services
 
 bp = Blueprint("play", __name__)
 
@@ -13,8 +15,12 @@ bp = Blueprint("play", __name__)
 @bp.route("/hall")
 @login_required
 def hall() -> str:
+    pools = services().lobby.pools
+    # The quick-pairing grid and the challenge's clock choice: one entry per clock on offer.
+    clocks = [{"name": clock_name(clock), "label": clock_label(clock),
+               "default": clock == pools.default} for clock in pools.clocks]
     return render_template(
-        "play/hall.html", me=current_user.stats(), **hall_summary(current_user.id)
+        "play/hall.html", me=current_user.stats(), clocks=clocks, **hall_summary(current_user.id)
     )
 
 
@@ -23,4 +29,6 @@ def hall() -> str:
 def room(game_id: int) -> str:
     if db.session.get(Game, game_id) is None:
         abort(404)
-    return render_template("play/room.html", game_id=game_id)
+    # The room's "Back to hall" says how long a player who leaves has to come back.
+    return render_template("play/room.html", game_id=game_id,
+                           grace_seconds=current_app.config["FORFEIT_GRACE_SECONDS"])

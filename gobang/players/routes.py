@@ -33,6 +33,7 @@ def profile(username: str) -> str:
         "players/profile.html",
         player=players.profile_stats(user),
         games=games,
+        computer_games=players.computer_games(user.id),
         chart=players.score_chart(
             players.score_history(user.id), start=current_app.config["INITIAL_SCORE"]),
         rank=players.rank_of(user.id),

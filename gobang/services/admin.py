@@ -153,7 +153,9 @@ class AdminDesk:
             return "failed: see the server log", []
 
     def _disconnect(self, user_id: int) -> tuple[str, list[Notice]]:
-        if all(self.store.connection(ns, user_id) is None for ns in Namespace):
+        # In the hall or on any other page (presence knows the /site connections), or in a room.
+        in_room = self.store.connection(Namespace.ROOM, user_id) is not None
+        if not in_room and not self.hall.presence.is_online(user_id):
             return "not connected", []
         notice = Notice("session_ended", {"reason": "banned"}, DISCONNECT_USER, user_id)
         return "disconnected", [notice]

@@ -28,6 +28,19 @@ class GameStarted:
 class GameEnded:
     game_id: int
     user_ids: tuple[int, int]
+    # The contract's Result, and the Player objects (black, white): what a player who is
+    # elsewhere is told of the end (the hall's `game_result`).
+    result: dict[str, Any] | None = None
+    players: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerAway:
+    """A player of a game in play left its page, or came back to it: their forfeit countdown
+    started or stopped."""
+
+    game_id: int
+    user_id: int
 
 
 Handler = Callable[[Any], list[Notice]]

@@ -19,7 +19,8 @@ from gobang.vocabulary import Namespace, Reason
 SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 # Reported even before they happen, so that a dashboard's series exist from the start.
 KNOWN_REASONS = tuple(Reason)
-NAMESPACES = tuple(Namespace)
+# The namespaces with one connection per user in the store (/site allows a connection per tab).
+NAMESPACES = (Namespace.HALL, Namespace.ROOM)
 
 
 @dataclass

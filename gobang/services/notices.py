@@ -10,6 +10,8 @@ from typing import Any
 GAME = "game"
 HALL = "hall"
 HALL_USER = "hall_user"
+# One user wherever they are: their hall connection and every page's /site connection.
+USER = "user"
 ROOM_USER = "room_user"
 SID = "sid"
 # One user's live connections in both namespaces: each is sent the event, then closed.

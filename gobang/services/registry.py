@@ -7,9 +7,11 @@ say who listens.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Flask, current_app
 
@@ -18,7 +20,14 @@ from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
-from gobang.services.events import Bus, GameEnded, GameStarted
+from gobang.services.computer.computer import Computer
+from gobang.services.computer.engines import (
+    EnginePool,
+    EngineSettings,
+    default_workers,
+    parse_command,
+)
+from gobang.services.events import Bus, GameEnded, GameStarted, PlayerAway
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import HallChat
 from gobang.services.hall.hall import Hall
@@ -30,7 +39,7 @@ from gobang.services.hall.view import HallView, ViewSizes
 from gobang.services.metrics import Metrics
 from gobang.services.notices import Notice
 from gobang.services.play.draws import Draws
-from gobang.services.play.factory import ClockChoice, GameFactory
+from gobang.services.play.factory import GameFactory
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.hints import Hints
 from gobang.services.play.maintenance import Maintenance
@@ -43,6 +52,7 @@ from gobang.services.play.seating import Seating
 from gobang.services.play.table import GameTable
 from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
+from gobang.services.pools import Pools
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore, MemoryStore
 from gobang.vocabulary import Namespace
@@ -81,6 +91,7 @@ class Lobby:
     challenges: Challenges
     chat: HallChat
     view: HallView
+    pools: Pools
 
 
 @dataclass(frozen=True)
@@ -93,17 +104,19 @@ class Services:
     store: LiveStore
     play: Play
     lobby: Lobby
+    computer: Computer
     admin: AdminDesk
     metrics: Metrics
 
     def tick(self) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
-        each new pairing, forfeits, flags and aborts, and last the hall's batched update, so
-        that it already shows this round's changes."""
+        each new pairing, forfeits, flags and aborts, the computer's moves, and last the
+        hall's batched update, so that it already shows this round's changes."""
         yield self.admin.tick()
         yield from self.lobby.matchmaking.steps()
         yield self.play.timekeeper.tick()
+        yield self.computer.tick()
         yield self.lobby.view.flush()
 
 
@@ -120,23 +133,44 @@ def build_services(app: Flask) -> Services:
     store = MemoryStore()
     metrics = Metrics()
     bus = Bus()
-    play = _play(app, store, clock, bus, metrics, limiter)
-    lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window),
-                   limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60))
+    pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
+                                cfg["CLOCK_INCREMENT_SECONDS"])
+    engines = EnginePool(engine_settings(cfg))
+    play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity)
+    actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
+    lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window), actions, pools)
+    computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
+                        play.maintenance, actions, rng, pools)
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
+    bus.subscribe(PlayerAway, lobby.presence.player_away)
     return Services(
         accounts=_accounts(app),
         auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
         event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),
-        clock=clock, store=store, play=play, lobby=lobby,
+        clock=clock, store=store, play=play, lobby=lobby, computer=computer,
         admin=AdminDesk(clock, store, lobby.hall, play.finisher, cfg["ADMIN_POLL_SECONDS"]),
         metrics=metrics,
     )
 
 
+def engine_settings(cfg: Any) -> EngineSettings:
+    options = cfg["ENGINE_LEVEL_OPTIONS"] or {}
+    if isinstance(options, str):
+        options = json.loads(options)
+    return EngineSettings(
+        workers=cfg["COMPUTER_WORKERS"] or default_workers(),
+        games_per_worker=cfg["COMPUTER_GAMES_PER_WORKER"],
+        command=parse_command(cfg["ENGINE_COMMAND"]),
+        level_options={int(number): {key: str(value) for key, value in found.items()}
+                       for number, found in options.items()},
+        nice=cfg["COMPUTER_NICE"],
+    )
+
+
 def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
-          limiter: Callable[[int, float], RateLimiter]) -> Play:
+          limiter: Callable[[int, float], RateLimiter], pools: Pools,
+          computer_capacity: int) -> Play:
     cfg = app.config
     negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
@@ -144,16 +178,15 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(
-        table, clock, ClockChoice(cfg["CLOCK_INITIAL_SECONDS"], cfg["CLOCK_INCREMENT_SECONDS"]),
-        bus, finisher, cfg["ABORT_SECONDS"])
+        table, clock, pools.default, bus, finisher, cfg["ABORT_SECONDS"])
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]))
-    rematches = Rematches(table, factory, maintenance)
+    rematches = Rematches(table, factory, maintenance, computer_capacity)
     return Play(
         table=table, factory=factory,
         seating=Seating(table, clock, grace, attendance, finisher, chat, rematches,
-                        limiter(cfg["SPECTATOR_JOINS_PER_MINUTE"], 60)),
+                        limiter(cfg["SPECTATOR_JOINS_PER_MINUTE"], 60), bus),
         moves=Moves(table, clock, limiter(cfg["MOVES_PER_SECOND"], 1),
                     MoveWriter(lambda: db.engine), finisher, metrics),
         finisher=finisher,
@@ -166,26 +199,26 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
 
 
 def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play: Play,
-           chat_limiter: RateLimiter, action_limiter: RateLimiter) -> Lobby:
+           chat_limiter: RateLimiter, action_limiter: RateLimiter, pools: Pools) -> Lobby:
     cfg = app.config
     table, maintenance = play.table, play.maintenance
     matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
                       is_connected=lambda user_id: store.connection(Namespace.HALL, user_id)
                       is not None)
-    presence = Presence(store, table, matcher)
+    presence = Presence(store, table, matcher, play.seating.absence)
     view = HallView(presence, table, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
-                    cfg["HALL_UPDATE_SECONDS"])
+                    cfg["HALL_UPDATE_SECONDS"], pools)
     pairings = Pairings(play.factory)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
-                            rng)
+                            rng, pools)
     chat = HallChat(chat_limiter)
     return Lobby(
-        hall=Hall(table, presence, view, matcher, challenges, chat, maintenance),
+        hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
-                                action_limiter),
-        challenges=challenges, chat=chat, view=view,
+                                action_limiter, pools),
+        challenges=challenges, chat=chat, view=view, pools=pools,
     )
 
 

@@ -17,6 +17,8 @@ class QueueEntry:
     user_id: int
     score: int
     ruleset: str
+    # (initial, increment) seconds, or None: the pool's clock, with the ruleset.
+    clock: tuple[int, int] | None
     joined_at: float
 
 

@@ -1,4 +1,5 @@
-"""Choices a player sends with a request, checked once for every service that takes them."""
+"""Choices a player sends with a request, checked once for every service that takes them
+(clocks: `Pools.choice` in services/pools.py, as the host sets which are on offer)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ from flask_babel import gettext
 from gobang.services.notices import ActionError
 from gobang.vocabulary import RULESETS
 
-# The clocks a challenge may choose, as (initial seconds, increment seconds).
-CLOCK_CHOICES = ((180, 2), (300, 3), (600, 5), (900, 10))
-
 
 def ruleset_choice(value: Any) -> str:
     if value is None:
@@ -21,14 +19,3 @@ def ruleset_choice(value: Any) -> str:
                                                  names=", ".join(RULESETS)))
     return value
 
-
-def clock_choice(value: Any) -> tuple[int, int] | None:
-    """One of CLOCK_CHOICES, as whole seconds: 180.0 or true is not 180 on the wire."""
-    if value is None:
-        return None
-    choice = tuple(value) if isinstance(value, list) else None
-    if choice not in CLOCK_CHOICES or any(type(v) is not int for v in choice):
-        choices = ", ".join(f"[{a}, {b}]" for a, b in CLOCK_CHOICES)
-        raise ActionError("bad_request", gettext("Clock must be one of %(choices)s.",
-                                                 choices=choices))
-    return choice

@@ -20,10 +20,12 @@ def register_namespaces(socketio: SocketIO, found: Services) -> None:
     from gobang.sockets.base import Publisher
     from gobang.sockets.hall import HallNamespace
     from gobang.sockets.room import RoomNamespace
+    from gobang.sockets.site import SiteNamespace
 
     publish = Publisher(found.store)
-    handlers = [HallNamespace(found.lobby, publish, found.event_limiter),
-                RoomNamespace(found.play, found.store, publish, found.event_limiter)]
+    handlers = [HallNamespace(found.lobby, found.computer, publish, found.event_limiter),
+                RoomNamespace(found.play, found.store, publish, found.event_limiter),
+                SiteNamespace(found.lobby, found.play.table, publish, found.event_limiter)]
     for handler in handlers:
         handler._set_socketio(socketio)  # as `socketio.on_namespace` does
     socketio.namespace_handlers = handlers

@@ -23,6 +23,7 @@ from gobang.services.notices import (
     HALL_USER,
     ROOM_USER,
     SID,
+    USER,
     ActionError,
     Notice,
 )
@@ -33,6 +34,7 @@ from gobang.vocabulary import Namespace as Ns
 log = logging.getLogger("gobang.sockets")
 HALL_NS = Ns.HALL
 ROOM_NS = Ns.ROOM
+SITE_NS = Ns.SITE
 
 
 def game_room(game_id: int) -> str:
@@ -43,12 +45,13 @@ def user_room(user_id: int) -> str:
     return f"user:{user_id}"
 
 
-_ROUTES: dict[str, tuple[str, Callable[[Any], str | None]]] = {
-    GAME: (ROOM_NS, game_room),
-    HALL: (HALL_NS, lambda _key: None),
-    HALL_USER: (HALL_NS, user_room),
-    ROOM_USER: (ROOM_NS, user_room),
-    SID: (ROOM_NS, str),
+_ROUTES: dict[str, tuple[tuple[str, Callable[[Any], str | None]], ...]] = {
+    GAME: ((ROOM_NS, game_room),),
+    HALL: ((HALL_NS, lambda _key: None),),
+    HALL_USER: ((HALL_NS, user_room),),
+    ROOM_USER: ((ROOM_NS, user_room),),
+    SID: ((ROOM_NS, str),),
+    USER: ((HALL_NS, user_room), (SITE_NS, user_room)),
 }
 
 
@@ -63,9 +66,9 @@ class Publisher:
             if notice.target == DISCONNECT_USER:
                 self._disconnect_user(notice)
                 continue
-            namespace, room_of = _ROUTES[notice.target]
-            socketio.emit(notice.event, notice.payload, namespace=namespace,
-                          to=room_of(notice.key))
+            for namespace, room_of in _ROUTES[notice.target]:
+                socketio.emit(notice.event, notice.payload, namespace=namespace,
+                              to=room_of(notice.key))
 
     def _disconnect_user(self, notice: Notice) -> None:
         """Tell each of the user's live connections why, then close it (a ban, from the host)."""
@@ -74,6 +77,11 @@ class Publisher:
             if sid is not None:
                 socketio.emit(notice.event, notice.payload, namespace=namespace, to=sid)
                 socketio.server.disconnect(sid, namespace=namespace)
+        # Every page's /site connection: the user's room there holds them all.
+        room = user_room(notice.key)
+        socketio.emit(notice.event, notice.payload, namespace=SITE_NS, to=room)
+        for sid, _eio_sid in list(socketio.server.manager.get_participants(SITE_NS, room)):
+            socketio.server.disconnect(sid, namespace=SITE_NS)
 
 
 def publish(notices: Iterable[Notice]) -> None:

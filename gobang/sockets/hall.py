@@ -8,6 +8,8 @@ from flask import request
 from flask_socketio import join_room
 
 from gobang.extensions import socketio
+from gobang.services.computer.computer import Computer
+from gobang.services.pools import OMITTED
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.registry import Lobby
 from gobang.sockets.base import Publisher, SessionNamespace, acknowledged, ok, user_room
@@ -15,9 +17,11 @@ from gobang.vocabulary import Namespace
 
 
 class HallNamespace(SessionNamespace):
-    def __init__(self, lobby: Lobby, publish: Publisher, unknown: RateLimiter) -> None:
+    def __init__(self, lobby: Lobby, computer: Computer, publish: Publisher,
+                 unknown: RateLimiter) -> None:
         super().__init__(Namespace.HALL, publish, unknown)
         self.lobby = lobby
+        self.computer = computer
 
     def on_connect(self, auth: Any = None) -> None:
         user = self.admit()
@@ -45,7 +49,8 @@ class HallNamespace(SessionNamespace):
 
     @acknowledged
     def on_start_match(self, data: dict[str, Any]) -> dict[str, Any]:
-        self.publish(self.lobby.matchmaking.start(self.user(), data.get("ruleset")))
+        self.publish(self.lobby.matchmaking.start(
+            self.user(), data.get("ruleset"), data.get("clock", OMITTED)))
         return ok()
 
     @acknowledged
@@ -56,7 +61,7 @@ class HallNamespace(SessionNamespace):
     @acknowledged
     def on_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
         challenge_id, notices = self.lobby.challenges.send(
-            self.user(), data.get("username"), data.get("ruleset"), data.get("clock"))
+            self.user(), data.get("username"), data.get("ruleset"), data.get("clock", OMITTED))
         self.publish(notices)
         return ok(challenge_id=challenge_id)
 
@@ -70,3 +75,11 @@ class HallNamespace(SessionNamespace):
     def on_chat(self, data: dict[str, Any]) -> dict[str, Any]:
         self.publish(self.lobby.chat.say(self.user(), data.get("text")))
         return ok()
+
+    @acknowledged
+    def on_play_computer(self, data: dict[str, Any]) -> dict[str, Any]:
+        game_id, notices = self.computer.start(
+            self.user(), data.get("level"), data.get("color"), data.get("ruleset"),
+            data.get("clock"))
+        self.publish(notices)
+        return ok(game_id=game_id)

@@ -1,14 +1,19 @@
 /*
  * Hall page: wires the /hall namespace to the DOM (the hall view, finding players, matching,
  * challenges, chat). The view is kept by HallViewModel (hall_view.js) from hello and hall_update.
- * Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
+ * Match queues in a pool (a ruleset and a clock: pools.js); the grid of pool buttons shows who
+ * waits in each for the chosen ruleset. Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
  * All user-provided text goes in through textContent; words go through t (i18n.js).
  */
 
+import {Attention} from "./attention.js";
 import {ChatPanel} from "./chat.js";
+import {CurrentGame} from "./hall_game.js";
 import {HallViewModel} from "./hall_view.js";
+import {startComputerPanel} from "./hall_computer.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, button, connect, el, haveSocketIo, show} from "./page.js";
+import {clockLabel, clockName, parseClockName, poolName} from "./pools.js";
 
 const root = $("hall");
 if (root && haveSocketIo()) startHall(root);
@@ -25,10 +30,10 @@ function startHall(root) {
 
   const ui = {
     maintenance: $("maintenance-notice"),
-    currentGame: $("current-game"),
-    backToGame: $("back-to-game"),
     challenges: $("challenges"),
     ruleset: $("ruleset"),
+    clockChoice: $("clock-choice"),
+    pools: Array.from($("pool-grid").querySelectorAll("button.pool")),
     rulesetHelp: $("ruleset-description"),
     matchButton: $("match-button"),
     matchTimer: $("match-timer"),
@@ -44,11 +49,14 @@ function startHall(root) {
   };
 
   const view = new HallViewModel();
+  const attention = new Attention();
+  const currentGame = new CurrentGame({notice: $("current-game"), link: $("back-to-game"),
+    countdown: $("away-countdown"), result: $("game-result")});
   const state = {
     resyncing: false,
     sentChallenges: new Map(), // challenge id -> username we challenged
-    currentGame: null,
     matching: false,
+    matchingPool: null, // the pool name we queued in from this page; null when not known
     matchStartedAt: 0,
     matchTimer: null,
   };
@@ -85,22 +93,24 @@ function startHall(root) {
     }
   }
 
-  function setCurrentGame(gameId) {
-    state.currentGame = gameId == null ? null : gameId;
-    if (state.currentGame !== null) ui.backToGame.href = `/game/${state.currentGame}`;
-    show(ui.currentGame, state.currentGame !== null);
-  }
-
   /* ---------- matching ---------- */
 
-  function setMatching(on) {
-    if (on === state.matching) return;
+  /** `pool`: the pool we queued in, when this page knows it (the `me` that says "queued" can
+      come before the answer to our start_match). */
+  function setMatching(on, pool = null) {
+    if (!on || pool !== null) state.matchingPool = pool;
+    if (on === state.matching) {
+      renderPools();
+      return;
+    }
     state.matching = on;
     clearInterval(state.matchTimer);
     ui.matchButton.textContent = on ? t("Matching… (click to cancel)") : t("Match");
     ui.matchButton.classList.toggle("primary", !on);
     ui.matchButton.setAttribute("aria-pressed", String(on));
     ui.ruleset.disabled = on;
+    ui.clockChoice.disabled = on;
+    renderPools();
     show(ui.matchTimer, on);
     if (!on) return;
     state.matchStartedAt = Date.now();
@@ -110,25 +120,48 @@ function startHall(root) {
     }, 1000);
   }
 
+  function chosenClock() {
+    return parseClockName(ui.clockChoice.value);
+  }
+
   function onMatchClick() {
     if (state.matching) {
       request("cancel_match", {}, () => setMatching(false));
       return;
     }
-    request("start_match", {ruleset: ui.ruleset.value}, () => setMatching(true), (ack) => {
-      if (ack.error === "busy") setCurrentGame(ack.game_id != null ? ack.game_id : state.currentGame);
+    const [ruleset, clock] = [ui.ruleset.value, chosenClock()];
+    request("start_match", {ruleset: ruleset, clock: clock}, () => setMatching(true, poolName(ruleset, clock)), (ack) => {
+      if (ack.error === "busy") currentGame.set(ack.game_id != null ? ack.game_id : currentGame.gameId);
     });
   }
 
-  /** /hall?match=<ruleset> ("New opponent" after a game): start matching with that ruleset
-      once, then drop the query so that a reload does not queue again. */
+  /** A pool button: queue in that pool, or leave the queue when it is the one we wait in. */
+  function onPoolClick(poolButton) {
+    if (state.matching) {
+      if (poolButton.getAttribute("aria-pressed") === "true") onMatchClick();
+      return;
+    }
+    ui.clockChoice.value = poolButton.dataset.clock;
+    onMatchClick();
+  }
+
+  function offersClock(name) {
+    return Array.from(ui.clockChoice.options).some((option) => option.value === name);
+  }
+
+  /** /hall?match=<ruleset>&clock=<name> ("New opponent" after a game): start matching in that
+      pool once (no clock named: the default one), then drop the query so that a reload does
+      not queue again. */
   function matchFromAddress(data) {
     const params = new URLSearchParams(window.location.search);
     const ruleset = params.get("match");
     if (ruleset === null) return;
     window.history.replaceState(null, "", window.location.pathname);
+    const clock = params.has("clock") ? parseClockName(params.get("clock")) : undefined;
     if (state.matching || data.current_game != null || !(ruleset in RULESETS)) return;
+    if (params.has("clock") && (clock === undefined || !offersClock(clockName(clock)))) return;
     ui.ruleset.value = ruleset;
+    if (clock !== undefined) ui.clockChoice.value = clockName(clock);
     onRulesetChange();
     onMatchClick();
   }
@@ -139,6 +172,26 @@ function startHall(root) {
 
   function onRulesetChange() {
     ui.rulesetHelp.textContent = RULESET_HELP[ui.ruleset.value] || "";
+    renderPools();
+  }
+
+  /** The grid for the chosen ruleset: who waits in each pool; while we wait, our pool is the
+      pressed one (pressing it cancels) and the others are off. */
+  function renderPools() {
+    for (const poolButton of ui.pools) {
+      const pool = poolName(ui.ruleset.value, parseClockName(poolButton.dataset.clock));
+      const waiting = (view.counts.waiting || {})[pool] || 0;
+      poolButton.querySelector(".pool-count").textContent = t("{count} waiting", {count: waiting});
+      const mine = state.matching && state.matchingPool === pool;
+      poolButton.setAttribute("aria-pressed", String(mine));
+      poolButton.disabled = (state.matching && !mine) || root.classList.contains("maintenance");
+      poolButton.title = mine ? t("Matching… (click to cancel)") : "";
+    }
+  }
+
+  /** "freestyle · 5+3": how a challenge names its game. */
+  function gameKind(ruleset, clock) {
+    return `${rulesetName(ruleset)} · ${clockLabel(clock)}`;
   }
 
   /* ---------- the hall view: counts, online players, live games ---------- */
@@ -184,6 +237,7 @@ function startHall(root) {
     const games = view.sortedGames();
     ui.gamesList.replaceChildren(...games.map(gameItem));
     show(ui.gamesEmpty, games.length === 0);
+    renderPools();
   }
 
   function onHallUpdate(update) {
@@ -220,17 +274,19 @@ function startHall(root) {
   function onMe(data) {
     renderStats(data.me || {});
     setMatching(data.status === "queued");
-    if (data.status !== "playing") setCurrentGame(null);
+    if (data.status !== "playing") currentGame.set(null, null);
+    else if (data.away !== undefined) currentGame.set(data.away ? data.away.game_id : currentGame.gameId, data.away);
   }
 
   /* ---------- challenges ---------- */
 
   function challenge(username) {
-    request("challenge", {username: username, ruleset: ui.ruleset.value}, (ack) => {
+    const [ruleset, clock] = [ui.ruleset.value, chosenClock()];
+    request("challenge", {username: username, ruleset: ruleset, clock: clock}, (ack) => {
       state.sentChallenges.set(ack.challenge_id, username);
       const li = challengeItem(ack.challenge_id, "outgoing");
       li.appendChild(el("span", "text", t("Challenge sent to {name} ({ruleset}); waiting for an answer…",
-        {name: username, ruleset: rulesetName(ui.ruleset.value)})));
+        {name: username, ruleset: gameKind(ruleset, clock)})));
       ui.challenges.appendChild(li);
     });
   }
@@ -243,6 +299,11 @@ function startHall(root) {
     return li;
   }
 
+  /** The title stops flashing once no challenge to us is left open. */
+  function settled() {
+    if (!ui.challenges.querySelector("[data-testid=challenge]")) attention.stopFlashing();
+  }
+
   function findChallenge(challengeId) {
     return Array.from(ui.challenges.children).find((li) => li.dataset.challengeId === String(challengeId));
   }
@@ -250,6 +311,7 @@ function startHall(root) {
   function answerChallenge(challengeId, accept) {
     request("answer_challenge", {challenge_id: challengeId, accept: accept}, () => {
       findChallenge(challengeId)?.remove();
+      settled();
     });
   }
 
@@ -258,13 +320,14 @@ function startHall(root) {
     const text = el("span", "text");
     text.appendChild(el("strong", "", data.from.username));
     text.appendChild(document.createTextNode(" " + t("({score}) challenges you · {ruleset}",
-      {score: data.from.score, ruleset: rulesetName(data.ruleset)})));
+      {score: data.from.score, ruleset: gameKind(data.ruleset, data.clock)})));
     li.appendChild(text);
     const actions = el("span", "actions");
     actions.appendChild(button(t("Accept"), "challenge-accept", () => answerChallenge(data.challenge_id, true), "small primary"));
     actions.appendChild(button(t("Decline"), "challenge-decline", () => answerChallenge(data.challenge_id, false)));
     li.appendChild(actions);
     ui.challenges.appendChild(li);
+    li.dataset.sound = attention.challenge(data.from.username);
   }
 
   /** Replaces a challenge line with a short note that then fades out of the list. */
@@ -274,6 +337,7 @@ function startHall(root) {
     if (!li) return;
     if (!note) {
       li.remove();
+      settled();
       return;
     }
     li.replaceChildren(el("span", "text muted", note));
@@ -307,7 +371,7 @@ function startHall(root) {
 
   function onHello(data) {
     renderStats(data.me || {});
-    setCurrentGame(data.current_game);
+    currentGame.set(data.current_game, data.away || null);
     setMatching(data.status === "queued");
     state.resyncing = false;
     view.reset(data.view);
@@ -323,6 +387,7 @@ function startHall(root) {
     if (on) setMatching(false);
     ui.matchButton.disabled = on;
     root.classList.toggle("maintenance", on);
+    renderPools();
   }
 
   function onMatchFound(data) {
@@ -334,6 +399,7 @@ function startHall(root) {
   socket.on("hall_update", onHallUpdate);
   socket.on("me", onMe);
   socket.on("match_found", onMatchFound);
+  socket.on("game_result", (data) => currentGame.showResult(data));
   socket.on("challenge_received", onChallengeReceived);
   socket.on("challenge_declined", onChallengeDeclined);
   socket.on("challenge_cancelled", onChallengeCancelled);
@@ -342,6 +408,8 @@ function startHall(root) {
 
   ui.matchButton.addEventListener("click", onMatchClick);
   ui.ruleset.addEventListener("change", onRulesetChange);
+  for (const poolButton of ui.pools) poolButton.addEventListener("click", () => onPoolClick(poolButton));
   ui.findForm.addEventListener("submit", onFind);
   onRulesetChange();
+  startComputerPanel(session, (gameId) => currentGame.set(gameId));
 }

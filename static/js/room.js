@@ -13,6 +13,7 @@ import {BoardController} from "./room/board_controller.js";
 import {RoomChat} from "./room/chat.js";
 import {Clocks} from "./room/clock.js";
 import {ForbiddenHints} from "./room/hints.js";
+import {LeaveGuard} from "./room/leave.js";
 import {MoveList} from "./room/move_list.js";
 import {Offers} from "./room/offers.js";
 import {Panel} from "./room/panel.js";
@@ -68,6 +69,7 @@ function startRoom(root) {
   });
   const chat = new RoomChat({log: $("room-chat-log"), form: $("room-chat-form"), input: $("room-chat-input")},
     {send: send, showError: (message) => notices.showError(message)});
+  const leave = new LeaveGuard({link: $("back-to-hall"), box: $("leave-confirm-box"), stay: $("leave-cancel")}, game);
   const moveList = new MoveList({list: $("move-list"), live: $("live-button")},
     {game: game, view: (count) => controller.view(count)});
 
@@ -77,6 +79,7 @@ function startRoom(root) {
     controller.update();
     title.update();
     abort.render();
+    leave.update();
   }
 
   /** After the moves change: the list, and the hints for the new position. */

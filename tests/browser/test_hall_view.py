@@ -36,10 +36,12 @@ def test_players_and_a_live_game_come_and_go_in_the_view(browser_player, live_se
     ben.get_by_test_id("resign-confirm").click()
     expect(games.locator("li")).to_have_count(0)
     expect(ann.locator("#games-empty")).to_be_visible()
-    expect(listed).to_have_count(0)  # the game is over and ben is not in the hall
+    # The game is over: ben, still on its page, is online and idle (a challenge reaches him).
+    expect(listed.locator(".badge")).to_have_text("idle")
+    expect(ann.get_by_test_id("hall-counts")).to_contain_text("3 online · 0 playing")
     ben.goto(f"{live_server.url}/hall")
     expect(online.locator("li", has_text="ben").locator(".badge")).to_have_text("idle")
-    expect(ann.get_by_test_id("hall-counts")).to_contain_text("2 online · 0 playing")
+    expect(ann.get_by_test_id("hall-counts")).to_contain_text("3 online · 0 playing")
     ben.close()
     expect(online.locator("li", has_text="ben")).to_have_count(0)
 

@@ -88,10 +88,11 @@ def test_new_opponent_goes_back_to_matching_with_the_same_ruleset(
     white.get_by_test_id("resign-confirm").click()
     link = first.get_by_test_id("new-opponent-link")
     expect(link).to_have_text(text)
-    expect(link).to_have_attribute("href", "/hall?match=standard")
+    expect(link).to_have_attribute("href", "/hall?match=standard&clock=600%2B5")
     link.click()
-    # The hall starts matching with that ruleset at once, and forgets the query.
+    # The hall starts matching in that pool at once, and forgets the query.
     expect(first.get_by_test_id("match-button")).to_have_attribute("aria-pressed", "true")
+    expect(first.get_by_test_id("pool-600+5")).to_have_attribute("aria-pressed", "true")
     expect(first.get_by_test_id("ruleset")).to_have_value("standard")
     first.wait_for_url(f"{live_server.url}/hall")
 

@@ -67,9 +67,16 @@ def test_screenshots_of_the_front_page_hall_and_settings(live_server, new_page, 
     expect(visitor.get_by_test_id("front-playing")).to_have_attribute("data-count", "1")
     keep(visitor, "front")
 
+    # Two players wait in different pools, so that the quick-pairing grid shows counts.
+    for name, clock in (("rin", [300, 3]), ("ivy", None)):
+        hall = live_server.connect(live_server.user(name), "/hall")
+        hall.wait_for("hello")
+        assert hall.ask("start_match", {"clock": clock}) == {"ok": True}
     player = new_page(DESKTOP)
     register_in_browser(player, live_server.url, "ann")
     expect(player.locator("#games-list li")).to_have_count(1)
+    expect(player.get_by_test_id("pool-300+3").get_by_test_id("pool-count")).to_have_text(
+        "1 waiting")
     player.get_by_test_id("hall-chat-input").fill("Anyone for a game of renju?")
     player.get_by_test_id("hall-chat-send").click()
     expect(player.get_by_test_id("hall-chat-log")).to_contain_text("renju")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from gobang.services.pools import Pools
 from gobang.settings import apply_environment, coerce, load_settings
 
 
@@ -87,3 +88,71 @@ def test_the_old_ticker_setting_names_still_work(bare_app, monkeypatch, old, new
     load_settings(bare_app, None)
     assert bare_app.config[new] == expected
     assert old not in bare_app.config
+
+
+def test_match_pools_default_to_four_clocks_and_no_clock(bare_app, monkeypatch):
+    monkeypatch.delenv("GOBANG_MATCH_POOLS", raising=False)
+    load_settings(bare_app, None)
+    assert bare_app.config["MATCH_POOLS"] == [[180, 2], [300, 3], [600, 5], [900, 10], None]
+
+
+def test_match_pools_are_set_in_the_environment_as_json(bare_app, monkeypatch):
+    monkeypatch.setenv("GOBANG_MATCH_POOLS", "[[60, 0], [1800, 20], null]")
+    load_settings(bare_app, None)
+    assert bare_app.config["MATCH_POOLS"] == [[60, 0], [1800, 20], None]
+
+
+def test_match_pools_are_set_in_the_instance_config(bare_app, monkeypatch):
+    monkeypatch.delenv("GOBANG_MATCH_POOLS", raising=False)
+    instance = Path(bare_app.instance_path)
+    instance.mkdir(parents=True)
+    (instance / "config.py").write_text("MATCH_POOLS = [(120, 1), None]\n")
+    load_settings(bare_app, None)
+    assert bare_app.config["MATCH_POOLS"] == [(120, 1), None]
+
+
+@pytest.mark.parametrize("raw", ["3+2", '{"a": 1}', "[[60, 0]"])
+def test_a_list_setting_that_is_not_a_json_list_is_reported(raw):
+    with pytest.raises(ValueError, match="JSON list"):
+        coerce("MATCH_POOLS", raw, [[180, 2]])
+
+
+def test_pools_keep_the_hosts_order_and_always_offer_the_default_clock():
+    pools = Pools.from_settings([[60, 0], None], initial=600, increment=5)
+    assert pools.clocks == ((60, 0), None, (600, 5))
+    assert pools.default == (600, 5)
+
+
+def test_a_default_clock_of_zero_seconds_means_no_clock():
+    pools = Pools.from_settings([[60, 0], None], initial=0, increment=5)
+    assert (pools.clocks, pools.default) == (((60, 0), None), None)
+
+
+@pytest.mark.parametrize("listed", [[[60]], [[0, 2]], [[60, -1]], [[60.0, 2]], ["3+2"],
+                                    [[60, 0], (60, 0)]])
+def test_bad_match_pools_stop_the_start(listed):
+    with pytest.raises(ValueError, match="MATCH_POOLS"):
+        Pools.from_settings(listed, initial=600, increment=5)
+
+
+def test_computer_settings_come_from_the_environment(bare_app, monkeypatch):
+    from gobang.services.registry import engine_settings
+
+    monkeypatch.setenv("GOBANG_COMPUTER_WORKERS", "3")
+    monkeypatch.setenv("GOBANG_ENGINE_COMMAND", "/opt/engines/pbrain --depth '{level}'")
+    monkeypatch.setenv("GOBANG_ENGINE_LEVEL_OPTIONS", '{"8": {"timeout_turn": 5000}}')
+    load_settings(bare_app, None)
+    found = engine_settings(bare_app.config)
+    assert found.workers == 3 and found.capacity == 3 * 4
+    assert found.command == ("/opt/engines/pbrain", "--depth", "{level}")
+    assert found.level_options == {8: {"timeout_turn": "5000"}}
+
+
+def test_computer_workers_default_to_cores_less_one_and_at_least_one(bare_app, monkeypatch):
+    from gobang.services.registry import engine_settings
+
+    monkeypatch.delenv("GOBANG_COMPUTER_WORKERS", raising=False)
+    for cores, workers in ((1, 1), (2, 1), (8, 7), (None, 1)):
+        monkeypatch.setattr("os.cpu_count", lambda cores=cores: cores)
+        load_settings(bare_app, None)
+        assert engine_settings(bare_app.config).workers == workers

@@ -49,6 +49,14 @@ def test_empty_site_shows_nobody_online_and_no_games(app):
     assert by_testid(page, "front-no-games")
 
 
+def test_players_on_other_pages_count_as_online(app, player):  # noqa: F811
+    from tests.sockets.test_site import open_page
+
+    open_page(player("ann"))
+    player("ben").join_hall()
+    assert by_testid(front(app), "front-online")[0].attrs["data-count"] == "2"
+
+
 def test_hall_visitors_count_as_online(app, player):  # noqa: F811
     for name in ("ann", "ben", "cat"):
         player(name).join_hall()

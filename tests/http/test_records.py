@@ -190,3 +190,10 @@ def test_psq_trailer_names_the_players_then_the_finish_code(
     _header, _moves, _times, trailer = parse_psq(
         client.get(f"/game/{game_id}/record.psq").get_data(as_text=True))
     assert trailer == ["homo-alice", "homo-bob", code]
+
+
+def test_the_record_of_a_game_without_a_clock_says_so(app, client, players):
+    game_id = finish_game(app, *players)
+    record = client.get(f"/api/games/{game_id}").get_json()
+    assert (record["clock"], record["clocks"]) == (None, None)
+    assert client.get(f"/game/{game_id}/replay").status_code == 200

@@ -8,6 +8,7 @@ import pytest
 
 from gobang.services.notices import ActionError
 from tests.services.conftest import events
+from tests.support.pools import NO_ONE_WAITING
 
 FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
 
@@ -142,7 +143,7 @@ def test_an_update_carries_only_what_changed(env, users, hall_of, clock):
     assert update.payload == {
         "seq": 2,
         "counts": {"online": 1, "playing": 0,
-                   "waiting": {"freestyle": 0, "standard": 1, "renju": 0}},
+                   "waiting": {**NO_ONE_WAITING, "standard/600+5": 1}},
         "players": {"set": [{**alice.player(), "status": "queued", "game_id": None}],
                     "removed": [bob.id]},
         "games": {"set": [], "removed": []}}
@@ -175,7 +176,7 @@ def test_presence_finds_players_here_by_prefix(env, users, hall_of, prefix, foun
 # docs/protocol.md states these bounds (an empty chat: it adds its own). Measured as Socket.IO
 # sends JSON: compact, anything outside ASCII as \uXXXX escapes (6 bytes a character).
 HELLO_BOUNDS = [
-    ("abcdefghijklmnopq{:03d}", 8_400),
+    ("abcdefghijklmnopq{:03d}", 8_700),
     ("五子棋玩家名字很长的一位棋手第{:03d}号位", 16_384),
 ]
 

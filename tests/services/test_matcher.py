@@ -10,6 +10,9 @@ from gobang.services.hall.matcher import Matcher, Pairing
 from gobang.services.store import MemoryStore
 from tests.support.clock import FakeClock
 
+BLITZ = (300, 3)
+RAPID = (600, 5)
+
 
 @pytest.fixture
 def clock() -> FakeClock:
@@ -32,14 +35,14 @@ def pairs(pairings: list[Pairing]) -> set[frozenset[int]]:
 
 
 def test_close_scores_pair_at_once(matcher):
-    matcher.enqueue(1, 1000, "freestyle")
-    matcher.enqueue(2, 1040, "freestyle")
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1040, "freestyle", BLITZ)
     assert pairs(matcher.tick()[0]) == {frozenset({1, 2})}
 
 
 def test_far_scores_wait_until_the_gap_has_widened(matcher, clock):
-    matcher.enqueue(1, 600, "freestyle")
-    matcher.enqueue(2, 2000, "freestyle")
+    matcher.enqueue(1, 600, "freestyle", BLITZ)
+    matcher.enqueue(2, 2000, "freestyle", BLITZ)
     assert matcher.tick()[0] == []
     clock.advance(20)
     assert matcher.tick()[0] == []
@@ -53,48 +56,75 @@ def test_allowed_gap_widens_with_waiting(matcher, waited, gap):
 
 
 def test_longest_waiting_player_is_served_first(matcher, clock):
-    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
     clock.advance(5)
-    matcher.enqueue(2, 1000, "freestyle")
-    matcher.enqueue(3, 1000, "freestyle")
+    matcher.enqueue(2, 1000, "freestyle", BLITZ)
+    matcher.enqueue(3, 1000, "freestyle", BLITZ)
     (pairing,), _ = matcher.tick()
     assert 1 in (pairing.black, pairing.white)
     assert matcher.is_queued(3) or matcher.is_queued(2)
 
 
 def test_closest_score_is_preferred(matcher):
-    matcher.enqueue(1, 1000, "freestyle")
-    matcher.enqueue(2, 1045, "freestyle")
-    matcher.enqueue(3, 1010, "freestyle")
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1045, "freestyle", BLITZ)
+    matcher.enqueue(3, 1010, "freestyle", BLITZ)
     assert frozenset({1, 3}) in pairs(matcher.tick()[0])
 
 
 def test_never_pairs_a_user_with_themself(matcher, clock):
-    matcher.enqueue(1, 1000, "freestyle")
-    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
     clock.advance(100)
     assert matcher.tick()[0] == []
     assert matcher.is_queued(1)
 
 
 def test_only_the_same_ruleset_is_paired(matcher, clock):
-    matcher.enqueue(1, 1000, "freestyle")
-    matcher.enqueue(2, 1000, "renju")
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1000, "renju", BLITZ)
     clock.advance(100)
     assert matcher.tick()[0] == []
 
 
+@pytest.mark.parametrize("other", [RAPID, None])
+def test_only_the_same_clock_is_paired(matcher, clock, other):
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1000, "freestyle", other)
+    clock.advance(100)
+    assert matcher.tick()[0] == []
+
+
+def test_a_pairing_carries_its_pools_ruleset_and_clock(matcher):
+    matcher.enqueue(1, 1000, "renju", None)
+    matcher.enqueue(2, 1000, "renju", None)
+    matcher.enqueue(3, 1000, "renju", RAPID)
+    matcher.enqueue(4, 1000, "renju", RAPID)
+    pairings, _ = matcher.tick()
+    assert {(frozenset((p.black, p.white)), p.ruleset, p.clock) for p in pairings} == {
+        (frozenset({1, 2}), "renju", None), (frozenset({3, 4}), "renju", RAPID)}
+
+
+def test_the_gap_widens_within_each_pool_alone(matcher, clock):
+    """A player waiting long in one pool does not pull in a far score from another."""
+    matcher.enqueue(1, 600, "freestyle", BLITZ)
+    matcher.enqueue(2, 2000, "freestyle", RAPID)
+    clock.advance(28)
+    matcher.enqueue(3, 2000, "freestyle", BLITZ)
+    assert pairs(matcher.tick()[0]) == {frozenset({1, 3})}
+
+
 def test_cancel_leaves_the_queue(matcher):
-    matcher.enqueue(1, 1000, "freestyle")
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
     assert matcher.cancel(1) is True
     assert matcher.cancel(1) is False
-    matcher.enqueue(2, 1000, "freestyle")
+    matcher.enqueue(2, 1000, "freestyle", BLITZ)
     assert matcher.tick()[0] == []
 
 
 def test_vanished_users_are_dropped(matcher, gone):
-    matcher.enqueue(1, 1000, "freestyle")
-    matcher.enqueue(2, 1000, "freestyle")
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1000, "freestyle", BLITZ)
     gone.add(2)
     pairings, dropped = matcher.tick()
     assert pairings == []
@@ -106,8 +136,8 @@ def test_colours_are_random(clock):
     colours = set()
     for seed in range(20):
         matcher = Matcher(MemoryStore(), clock, random.Random(seed), 50, 50, lambda _: True)
-        matcher.enqueue(1, 1000, "freestyle")
-        matcher.enqueue(2, 1000, "freestyle")
+        matcher.enqueue(1, 1000, "freestyle", BLITZ)
+        matcher.enqueue(2, 1000, "freestyle", BLITZ)
         colours.add(matcher.tick()[0][0].black)
     assert colours == {1, 2}
 
@@ -115,7 +145,7 @@ def test_colours_are_random(clock):
 def test_a_thousand_players_are_all_paired_in_one_tick(matcher):
     rng = random.Random(3)
     for user_id in range(1000):
-        matcher.enqueue(user_id, 1000 + rng.randrange(-20, 20), "freestyle")
+        matcher.enqueue(user_id, 1000 + rng.randrange(-20, 20), "freestyle", BLITZ)
     pairings, _ = matcher.tick()
     assert len(pairings) == 500
     assert len({u for p in pairings for u in (p.black, p.white)}) == 1000

@@ -102,6 +102,22 @@ def test_unfinished_games_are_restored_with_their_moves(app, two_users):
         assert state["status"] == "playing"
 
 
+def test_a_game_without_a_clock_is_restored_without_one(app, two_users):
+    clock = FakeClock()
+    app.config["CLOCK"] = clock
+    first = build_services(app)
+    with app.app_context():
+        black, white = (db.session.get(User, i) for i in two_users)
+        untimed, _ = first.play.factory.create(black, white, "freestyle", time_control=None)
+    second = build_services(app)
+    with app.app_context():
+        assert second.play.factory.restore() == 1
+        restored = second.store.get_game(untimed.game_id)
+        state, _ = second.play.seating.join(untimed.game_id, two_users[0], "sid-b")
+    assert (restored.clocks, restored.time_control) == (None, None)
+    assert (state["clocks"], state["clock"]) == (None, None)
+
+
 def test_finished_games_are_not_restored(app, two_users, game_id):
     with app.app_context():
         save_result(game_id, *two_users, Ending("black", "resign"), 60, None)

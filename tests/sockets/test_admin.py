@@ -45,6 +45,13 @@ def test_banned_user_is_disconnected_from_hall_and_room_at_once(player, host):
     assert ("session_ended", {"reason": "banned"}) in alice.events("/hall")
 
 
+def test_a_user_banned_while_only_on_another_page_is_disconnected(player, host, app):
+    page = socketio.test_client(app, namespace="/site", flask_test_client=player("alice").http)
+    assert page.is_connected("/site")
+    host("ban", "alice")
+    assert not page.is_connected("/site")
+
+
 def test_banned_user_cannot_come_back(player, host, app):
     alice = player("alice")
     alice.join_hall()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 
-def test_challenge_reaches_the_named_player(player):
+def test_challenge_reaches_the_named_player_with_the_default_clock(player):
     alice, bob = player("alice"), player("bob")
     bob.join_hall()
     ack = alice.emit("/hall", "challenge", {"username": "BOB", "ruleset": "renju"})
@@ -13,7 +13,7 @@ def test_challenge_reaches_the_named_player(player):
     received = bob.received("/hall", "challenge_received")
     assert received == [{"challenge_id": ack["challenge_id"],
                          "from": {"id": alice.id, "username": "alice", "score": 1000},
-                         "ruleset": "renju", "clock": None}]
+                         "ruleset": "renju", "clock": [600, 5]}]
 
 
 def test_accepted_challenge_starts_a_game_for_both(player):

@@ -10,6 +10,7 @@ from sqlalchemy import update
 
 from gobang.extensions import db
 from gobang.models import User
+from tests.support.pools import NO_ONE_WAITING
 
 
 def apply(view: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +133,7 @@ def test_a_listed_players_new_status_and_the_queue_count_go_out(player, next_upd
     (change,) = bob.received("/hall", "hall_update")
     assert [(e["username"], e["status"]) for e in change["players"]["set"]] == [
         ("alice", "queued")]
-    assert change["counts"]["waiting"] == {"freestyle": 0, "standard": 0, "renju": 1}
+    assert change["counts"]["waiting"] == {**NO_ONE_WAITING, "renju/600+5": 1}
 
 
 @pytest.mark.parametrize("app_overrides", [{"HALL_GAMES_SIZE": 1}])
@@ -194,8 +195,7 @@ def test_hall_view_answers_the_whole_current_view(player, next_update):
     assert answer["ok"] is True
     assert answer["view"]["seq"] == 1
     assert names(answer["view"]["players"]) == ["alice", "bob"]
-    assert answer["view"]["counts"] == {"online": 2, "playing": 0, "waiting": {
-        "freestyle": 0, "standard": 0, "renju": 0}}
+    assert answer["view"]["counts"] == {"online": 2, "playing": 0, "waiting": NO_ONE_WAITING}
 
 
 def test_hello_after_a_reconnect_carries_the_current_view(player, next_update):

@@ -1,4 +1,8 @@
-"""Challenges: one player asks a named online player for a game."""
+"""Challenges: one player asks a named online player for a game.
+
+The challenger waits in the hall; the challenged player may be on any page of the site, so
+what they are told goes to all their pages (`USER`), the hall and each page's /site connection.
+"""
 
 from __future__ import annotations
 
@@ -16,11 +20,12 @@ from gobang.models import User, username_key
 from gobang.services.hall.matcher import Matcher, Pairing
 from gobang.services.hall.pairings import Pairings
 from gobang.services.hall.presence import Presence
-from gobang.services.notices import HALL_USER, ActionError, Notice
+from gobang.services.notices import USER, ActionError, Notice
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
+from gobang.services.pools import OMITTED, Pools, TimeControl, wire
 from gobang.services.ratelimit import RateLimiter
-from gobang.services.validation import clock_choice, ruleset_choice
+from gobang.services.validation import ruleset_choice
 
 
 @dataclass(frozen=True)
@@ -29,14 +34,15 @@ class Challenge:
     from_id: int
     to_id: int
     ruleset: str
-    clock: tuple[int, int] | None
+    clock: TimeControl
 
 
 class Challenges:
     def __init__(self, table: GameTable, presence: Presence, matcher: Matcher,
                  pairings: Pairings, maintenance: Maintenance, limiter: RateLimiter,
-                 rng: random.Random) -> None:
+                 rng: random.Random, pools: Pools) -> None:
         self.table = table
+        self.pools = pools
         self.presence = presence
         self.matcher = matcher
         self.pairings = pairings
@@ -47,9 +53,10 @@ class Challenges:
         self._ids = itertools.count(1)
 
     def send(self, user: User, username: Any, ruleset: Any,
-             clock: Any = None) -> tuple[str, list[Notice]]:
+             clock: Any = OMITTED) -> tuple[str, list[Notice]]:
+        """`clock`: one of the pools' clocks, null for none, or omitted for the default."""
         ruleset = ruleset_choice(ruleset)
-        clock = clock_choice(clock)
+        clock = self.pools.choice(clock)
         if not isinstance(username, str) or not username.strip():
             raise ActionError("bad_request", gettext("Name the player to challenge."))
         self.table.check_free(user.id)
@@ -63,7 +70,7 @@ class Challenges:
         self._open[challenge.challenge_id] = challenge
         notices.append(Notice("challenge_received", {
             "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
-            "clock": list(clock) if clock else None}, HALL_USER, target.id))
+            "clock": wire(clock)}, USER, target.id))
         return challenge.challenge_id, notices + self.presence.changed(user.id)
 
     def answer(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
@@ -79,7 +86,7 @@ class Challenges:
             self.table.check_free(challenge.from_id)
         del self._open[challenge_id]
         if not accept:
-            return [Notice("challenge_declined", {"challenge_id": challenge_id}, HALL_USER,
+            return [Notice("challenge_declined", {"challenge_id": challenge_id}, USER,
                            challenge.from_id)]
         self.matcher.cancel(user.id)
         self.matcher.cancel(challenge.from_id)
@@ -87,7 +94,7 @@ class Challenges:
         players = [challenge.from_id, challenge.to_id]
         self.rng.shuffle(players)
         return notices + self.pairings.start(
-            Pairing(players[0], players[1], challenge.ruleset), challenge.clock)
+            Pairing(players[0], players[1], challenge.ruleset, challenge.clock))
 
     def drop_from(self, user_id: int) -> list[Notice]:
         """Cancel the challenges the user sent."""
@@ -113,7 +120,7 @@ class Challenges:
         # NFKC, as names are stored: a full-width "ａｌｉｃｅ" finds alice.
         key = username_key(unicodedata.normalize("NFKC", username.strip()))
         user = db.session.query(User).filter(User.username_key == key).one_or_none()
-        if user is None or not self.presence.is_here(user.id):
+        if user is None or not self.presence.is_online(user.id):
             raise ActionError("not_found", gettext("No player of that name is online."))
         return user
 
@@ -122,8 +129,8 @@ class Challenges:
         for challenge in [c for c in self._open.values() if matches(c)]:
             del self._open[challenge.challenge_id]
             payload = {"challenge_id": challenge.challenge_id}
-            notices += [Notice("challenge_cancelled", payload, HALL_USER, challenge.from_id),
-                        Notice("challenge_cancelled", payload, HALL_USER, challenge.to_id)]
+            notices += [Notice("challenge_cancelled", payload, USER, challenge.from_id),
+                        Notice("challenge_cancelled", payload, USER, challenge.to_id)]
         return notices
 
 

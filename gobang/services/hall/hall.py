@@ -19,6 +19,7 @@ from gobang.services.hall.view import HallView
 from gobang.services.notices import HALL, ActionError, Notice
 from gobang.services.play.maintenance import MAINTENANCE_MESSAGE, Maintenance
 from gobang.services.play.table import GameTable
+from gobang.services.pools import Pools, wire
 from gobang.vocabulary import RULESETS
 
 log = logging.getLogger("gobang.hall")
@@ -31,8 +32,10 @@ PREFIX_CHARACTERS = 20
 
 class Hall:
     def __init__(self, table: GameTable, presence: Presence, view: HallView, matcher: Matcher,
-                 challenges: Challenges, chat: HallChat, maintenance: Maintenance) -> None:
+                 challenges: Challenges, chat: HallChat, maintenance: Maintenance,
+                 pools: Pools) -> None:
         self.table = table
+        self.pools = pools
         self.presence = presence
         self.view = view
         self.matcher = matcher
@@ -45,20 +48,35 @@ class Hall:
         arrival in the next `hall_update`."""
         replaced = self.presence.arrive(user, sid)
         hello = {
-            "me": user.stats(),
-            "status": self.presence.status(user.id),
+            **self.presence.personal(user),
             "current_game": self.table.current_game_of(user.id),
             "view": self.view.snapshot(),
             "chat": self.chat.recent(),
             "rulesets": list(RULESETS),
+            "clocks": [wire(clock) for clock in self.pools.clocks],
+            "default_clock": wire(self.pools.default),
             "maintenance": self.maintenance.on,
         }
         return replaced, hello
 
     def disconnect(self, user_id: int, sid: str) -> list[Notice]:
+        """Leaving the hall ends the challenges one sent (a challenger waits in the hall for
+        the answer) and, if no other page of the site is open, the ones received."""
         if not self.presence.depart(user_id, sid):
             return []
         self.matcher.cancel(user_id)
+        if self.presence.is_online(user_id):
+            return self.challenges.drop_from(user_id)
+        return self.challenges.drop_of(user_id)
+
+    def visit(self, user: User, sid: str) -> None:
+        """Another page of the site connected (/site): its player can be challenged there."""
+        self.presence.visit(user, sid)
+
+    def leave_page(self, user_id: int, sid: str) -> list[Notice]:
+        """A /site connection closed: the last page of the site gone ends what was received."""
+        if not self.presence.leave_page(user_id, sid) or self.presence.is_here(user_id):
+            return []
         return self.challenges.drop_of(user_id)
 
     def find_players(self, prefix: Any) -> list[dict[str, Any]]:

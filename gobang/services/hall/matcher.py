@@ -1,8 +1,8 @@
-"""The match queue: pairs waiting players of one ruleset by score.
+"""The match queue: pairs waiting players of one pool (a ruleset and a clock) by score.
 
 The allowed score gap starts narrow and widens with the waiting time of the player who has
 waited longest, so close opponents meet first but nobody waits forever while another player of
-the same ruleset is queued. Longest-waiting players are served first.
+the same pool is queued. Longest-waiting players are served first.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gobang.services.clock import Clock
+from gobang.services.pools import TimeControl
 from gobang.services.store import LiveStore, QueueEntry
 
 
@@ -21,6 +22,7 @@ class Pairing:
     black: int
     white: int
     ruleset: str
+    clock: TimeControl
 
 
 class Matcher:
@@ -40,9 +42,10 @@ class Matcher:
         self.gap_per_second = gap_per_second
         self.is_connected = is_connected
 
-    def enqueue(self, user_id: int, score: int, ruleset: str) -> bool:
-        """Queue a player; False if already queued (the first place is kept)."""
-        return self.store.queue_put(QueueEntry(user_id, score, ruleset, self.clock()))
+    def enqueue(self, user_id: int, score: int, ruleset: str, clock: TimeControl) -> bool:
+        """Queue a player in the pool of that ruleset and clock; False if already queued (the
+        first place, in its pool, is kept)."""
+        return self.store.queue_put(QueueEntry(user_id, score, ruleset, clock, self.clock()))
 
     def cancel(self, user_id: int) -> bool:
         return self.store.queue_remove(user_id) is not None
@@ -63,18 +66,18 @@ class Matcher:
         dropped = [e.user_id for e in entries if not self.is_connected(e.user_id)]
         for user_id in dropped:
             self.store.queue_remove(user_id)
-        by_ruleset: dict[str, list[QueueEntry]] = {}
+        by_pool: dict[tuple[str, TimeControl], list[QueueEntry]] = {}
         for entry in self.store.queue_entries():
-            by_ruleset.setdefault(entry.ruleset, []).append(entry)
+            by_pool.setdefault((entry.ruleset, entry.clock), []).append(entry)
         pairings: list[Pairing] = []
-        for entries in by_ruleset.values():
-            pairings += self._pair_ruleset(entries)
+        for entries in by_pool.values():
+            pairings += self._pair_pool(entries)
         for pairing in pairings:
             self.store.queue_remove(pairing.black)
             self.store.queue_remove(pairing.white)
         return pairings, dropped
 
-    def _pair_ruleset(self, entries: list[QueueEntry]) -> list[Pairing]:
+    def _pair_pool(self, entries: list[QueueEntry]) -> list[Pairing]:
         now = self.clock()
         by_score = sorted(entries, key=lambda e: (e.score, e.joined_at, e.user_id))
         scores = [e.score for e in by_score]
@@ -117,4 +120,4 @@ class Matcher:
     def _colours(self, a: QueueEntry, b: QueueEntry) -> Pairing:
         if self.rng.random() < 0.5:
             a, b = b, a
-        return Pairing(black=a.user_id, white=b.user_id, ruleset=a.ruleset)
+        return Pairing(black=a.user_id, white=b.user_id, ruleset=a.ruleset, clock=a.clock)

@@ -17,6 +17,7 @@ from gobang.services.hall.presence import Presence
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
+from gobang.services.pools import OMITTED, Pools, pool_name
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.validation import ruleset_choice
 
@@ -26,8 +27,9 @@ log = logging.getLogger("gobang.hall")
 class Matchmaking:
     def __init__(self, table: GameTable, matcher: Matcher, presence: Presence,
                  challenges: Challenges, pairings: Pairings, maintenance: Maintenance,
-                 limiter: RateLimiter) -> None:
+                 limiter: RateLimiter, pools: Pools) -> None:
         self.table = table
+        self.pools = pools
         self.matcher = matcher
         self.presence = presence
         self.challenges = challenges
@@ -35,14 +37,17 @@ class Matchmaking:
         self.maintenance = maintenance
         self.limiter = limiter
 
-    def start(self, user: User, ruleset: Any) -> list[Notice]:
+    def start(self, user: User, ruleset: Any, clock: Any = OMITTED) -> list[Notice]:
+        """Queue in the pool of that ruleset and clock (null: no clock; omitted: the
+        default clock)."""
         ruleset = ruleset_choice(ruleset)
+        clock = self.pools.choice(clock)
         self.table.check_free(user.id)
         self.maintenance.check_open()
         check_action_rate(self.limiter, user.id)
         notices = self.challenges.drop_from(user.id)
-        if self.matcher.enqueue(user.id, user.score, ruleset):
-            event(log, "queued", user_id=user.id, ruleset=ruleset)
+        if self.matcher.enqueue(user.id, user.score, ruleset, clock):
+            event(log, "queued", user_id=user.id, pool=pool_name(ruleset, clock))
             notices += self.presence.changed(user.id)
         return notices
 
@@ -80,7 +85,7 @@ class Matchmaking:
             if self.table.current_game_of(user_id) is None:
                 user = db.session.get(User, user_id)
                 if user is not None:
-                    self.matcher.enqueue(user_id, user.score, pairing.ruleset)
+                    self.matcher.enqueue(user_id, user.score, pairing.ruleset, pairing.clock)
             notices += self.presence.changed(user_id)
         return notices
 

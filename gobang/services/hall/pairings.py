@@ -10,6 +10,7 @@ from gobang.models import User
 from gobang.services.hall.matcher import Pairing
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.factory import GameFactory
+from gobang.services.pools import wire
 
 log = logging.getLogger("gobang.hall")
 
@@ -18,15 +19,14 @@ class Pairings:
     def __init__(self, factory: GameFactory) -> None:
         self.factory = factory
 
-    def start(self, pairing: Pairing, clock: tuple[int, int] | None = None,
-              announce: bool = True) -> list[Notice]:
+    def start(self, pairing: Pairing, announce: bool = True) -> list[Notice]:
         black = db.session.get(User, pairing.black)
         white = db.session.get(User, pairing.white)
-        live, notices = self.factory.create(black, white, pairing.ruleset, clock_seconds=clock,
-                                            announce=announce)
+        live, notices = self.factory.create(black, white, pairing.ruleset,
+                                            time_control=pairing.clock, announce=announce)
         for color, me, other in (("black", black, white), ("white", white, black)):
             notices.append(Notice("match_found", {
                 "game_id": live.game_id, "color": color, "opponent": other.player(),
-                "ruleset": pairing.ruleset}, HALL_USER, me.id))
+                "ruleset": pairing.ruleset, "clock": wire(pairing.clock)}, HALL_USER, me.id))
         event(log, "matched", game_id=live.game_id, black=black.id, white=white.id)
         return notices

@@ -7,11 +7,12 @@ concerned is told at once (the `me` event), so their own page never waits for a 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from gobang.extensions import db
 from gobang.models import User, username_key
-from gobang.services.events import GameEnded
+from gobang.services.events import GameEnded, PlayerAway
 from gobang.services.hall.matcher import Matcher
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
@@ -20,15 +21,24 @@ from gobang.vocabulary import Namespace, Status
 
 PLAYING, QUEUED, IDLE = "playing", "queued", "idle"
 
+# A user's absence from their game in play: {"game_id", "seconds_left"} or None.
+Absence = Callable[[int], dict[str, Any] | None]
+
 
 class Presence:
-    def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher) -> None:
+    def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher,
+                 absence: Absence) -> None:
         self.store = store
         self.table = table
         self.matcher = matcher
+        self.absence = absence
         # Player objects of the users in the hall, {"id", "username", "score"}: the view and
         # the search read them from memory, never from the database.
         self._players: dict[int, dict[str, Any]] = {}
+        # Users on other pages of the site (a /site connection per tab): online, and so
+        # listed and open to challenges, though not in the hall.
+        self._elsewhere: dict[int, set[str]] = {}
+        self._elsewhere_players: dict[int, dict[str, Any]] = {}
 
     def arrive(self, user: User, sid: str) -> str | None:
         """Make `sid` the user's hall connection; returns the older one it replaces."""
@@ -46,6 +56,29 @@ class Presence:
     def is_here(self, user_id: int) -> bool:
         return self.store.connection(Namespace.HALL, user_id) is not None
 
+    def visit(self, user: User, sid: str) -> None:
+        """A page other than the hall opened its /site connection."""
+        self._elsewhere.setdefault(user.id, set()).add(sid)
+        self._elsewhere_players[user.id] = user.player()
+
+    def leave_page(self, user_id: int, sid: str) -> bool:
+        """True when that was the user's last page outside the hall."""
+        sids = self._elsewhere.get(user_id, set())
+        sids.discard(sid)
+        if sids:
+            return False
+        self._elsewhere.pop(user_id, None)
+        self._elsewhere_players.pop(user_id, None)
+        return True
+
+    def elsewhere(self) -> list[int]:
+        """The users with a page of the site open outside the hall."""
+        return list(self._elsewhere)
+
+    def is_online(self, user_id: int) -> bool:
+        """In the hall or on any other page: someone a challenge can reach."""
+        return self.is_here(user_id) or bool(self._elsewhere.get(user_id))
+
     def status(self, user_id: int) -> str:
         if self.table.current_game_of(user_id) is not None:
             return PLAYING
@@ -61,9 +94,10 @@ class Presence:
 
     def players(self) -> list[dict[str, Any]]:
         """Everyone online, without status (a snapshot: safe to read while others arrive):
-        those in the hall, and the players of every live game, who are on its page and not in
-        the hall but are still online, playing, and worth a Watch link."""
-        online = dict(self._players)
+        those in the hall or on another page of the site, and the players of every live game,
+        who are on its page and not in the hall but are still online, playing, and worth a
+        Watch link."""
+        online = {**self._elsewhere_players, **self._players}
         for game in self.table.all():
             if game.status != Status.FINISHED:
                 for seat in (game.black, game.white):
@@ -80,15 +114,43 @@ class Presence:
 
     def changed(self, user_id: int) -> list[Notice]:
         """`me` to the user (their status or figures changed), if they are in the hall."""
-        if not self.is_here(user_id):
+        here, elsewhere = self.is_here(user_id), user_id in self._elsewhere_players
+        if not here and not elsewhere:
             return []
         user = db.session.get(User, user_id)
         if user is None:
             return []
+        if elsewhere:  # their new score, for the view
+            self._elsewhere_players[user_id] = user.player()
+        if not here:
+            return []
         self._players[user_id] = user.player()
-        return [Notice("me", {"me": user.stats(), "status": self.status(user_id)}, HALL_USER,
-                       user_id)]
+        return [Notice("me", self.personal(user), HALL_USER, user_id)]
+
+    def personal(self, user: User) -> dict[str, Any]:
+        """What `hello` and `me` say of the user: figures, status, and how long they have to
+        go back to a game in play they left (`away`, an extension)."""
+        return {"me": user.stats(), "status": self.status(user.id),
+                "away": self.absence(user.id)}
+
+    def player_away(self, away: PlayerAway) -> list[Notice]:
+        """A player left their game's page or came back: their hall counts down, or stops."""
+        return self.changed(away.user_id)
 
     def game_ended(self, ended: GameEnded) -> list[Notice]:
-        """New scores for the view, and new figures for both players' hall pages."""
-        return [n for user_id in ended.user_ids for n in self.changed(user_id)]
+        """New scores for the view, new figures for both players' hall pages, and the result
+        for a player who is in the hall while their game ended (they left it, say)."""
+        notices = []
+        for user_id in ended.user_ids:
+            notices += self.changed(user_id)
+            if ended.result is not None and ended.players and self.is_here(user_id):
+                notices.append(Notice("game_result", _result_for(ended, user_id), HALL_USER,
+                                      user_id))
+        return notices
+
+
+def _result_for(ended: GameEnded, user_id: int) -> dict[str, Any]:
+    black, white = ended.players
+    color, other = ("black", white) if black["id"] == user_id else ("white", black)
+    return {"game_id": ended.game_id, "color": color, "opponent": other,
+            "result": ended.result}

@@ -25,6 +25,7 @@ from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.presence import Presence
 from gobang.services.notices import HALL, Notice
 from gobang.services.play.table import GameTable
+from gobang.services.pools import Pools, pool_name
 from gobang.vocabulary import RULESETS, Status
 
 Entry = dict[str, Any]
@@ -48,7 +49,8 @@ class _Sent:
 
 class HallView:
     def __init__(self, presence: Presence, table: GameTable, matcher: Matcher, clock: Clock,
-                 sizes: ViewSizes, interval: float) -> None:
+                 sizes: ViewSizes, interval: float, pools: Pools) -> None:
+        self.pools = pools
         self.presence = presence
         self.table = table
         self.matcher = matcher
@@ -87,12 +89,12 @@ class HallView:
         return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL)]
 
     def _counts(self) -> dict[str, Any]:
-        """Waiting players by pool: today a pool is a ruleset; clock pools can be added as
-        more keys without changing the shape."""
-        waiting = Counter(entry.ruleset for entry in self.matcher.queued())
+        """Waiting players by pool, every pool named (`freestyle/300+3`), empty ones too: the
+        page's quick-pairing grid shows each."""
+        waiting = Counter(pool_name(e.ruleset, e.clock) for e in self.matcher.queued())
         playing = sum(len(g.user_ids()) for g in self._live_games())
         return {"online": len(self.presence.players()), "playing": playing,
-                "waiting": {ruleset: waiting[ruleset] for ruleset in RULESETS}}
+                "waiting": {name: waiting[name] for name in self.pools.names(RULESETS)}}
 
     def _players(self) -> dict[int, Entry]:
         """The highest scores first, then the lowest id: a stable order that keeps the

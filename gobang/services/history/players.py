@@ -14,6 +14,8 @@ from gobang.rules import BLACK, WHITE
 from gobang.vocabulary import UNSCORED_REASONS
 
 GAMES_PER_PAGE = 20
+# Games against the computer the profile shows (the newest; they are practice, not record).
+COMPUTER_GAMES_SHOWN = 10
 PLAYERS_PER_PAGE = 50
 # A player enters the leaderboard after this many finished, scored games.
 RANKED_MIN_GAMES = 5
@@ -52,8 +54,12 @@ def profile_stats(user: User) -> dict[str, Any]:
     return {**user.stats(), "win_rate": win_rate(user.wins, user.games)}
 
 
-def _finished_by(user_id: int):
-    return Game.status == "finished", or_(Game.black_id == user_id, Game.white_id == user_id)
+def _finished_by(user_id: int, computer: bool = False):
+    """Finished games of the player: against people, or (`computer`) against the computer,
+    which are unrated and listed apart."""
+    against = Game.computer_level.is_not(None) if computer else Game.computer_level.is_(None)
+    return (Game.status == "finished", against,
+            or_(Game.black_id == user_id, Game.white_id == user_id))
 
 
 def score_history(user_id: int) -> list[int]:
@@ -121,7 +127,31 @@ def recent_games(user_id: int, page: int) -> Page | None:
 
 
 def _ranked_filter():
-    return (User.games >= RANKED_MIN_GAMES, User.deleted.is_(False))
+    return (User.games >= RANKED_MIN_GAMES, User.deleted.is_(False),
+            User.computer_level.is_(None))
+
+
+def computer_games(user_id: int, limit: int = COMPUTER_GAMES_SHOWN) -> Page:
+    """The player's latest finished games against the computer (one page), and how many."""
+    total = db.session.scalar(
+        select(func.count(Game.id)).where(*_finished_by(user_id, computer=True))) or 0
+    games = db.session.scalars(
+        select(Game).where(*_finished_by(user_id, computer=True))
+        .order_by(Game.ended_at.desc(), Game.id.desc()).limit(limit))
+    return Page([_computer_row(game, user_id) for game in games], 1, 1, total)
+
+
+def _computer_row(game: Game, user_id: int) -> dict[str, Any]:
+    color = game.color_of(user_id) or WHITE
+    return {
+        "game_id": game.id,
+        "level": game.computer_level,
+        "ruleset": game.ruleset,
+        "color": color,
+        "result": outcome_for(game, color),
+        "reason": game.reason,
+        "ended_at": game.ended_at,
+    }
 
 
 def _ranked_rows():

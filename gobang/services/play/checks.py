@@ -30,3 +30,9 @@ def require_answer(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ActionError("bad_request", gettext("'accept' must be true or false."))
     return value
+
+
+def require_person_opponent(live: LiveGame, refusal: str) -> None:
+    """Offers that only a person answers (draws, pauses) are refused against the computer."""
+    if live.computer_color() is not None:
+        raise ActionError("conflict", refusal)

@@ -7,7 +7,12 @@ from typing import Any
 from flask_babel import gettext
 
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import require_answer, require_pace, require_playing
+from gobang.services.play.checks import (
+    require_answer,
+    require_pace,
+    require_person_opponent,
+    require_playing,
+)
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import room_notice
 from gobang.services.play.results import Ending
@@ -28,6 +33,7 @@ class Draws:
         require_pace(self.limiter, user_id)
         with live.lock:
             require_playing(live)
+            require_person_opponent(live, gettext("The computer does not accept draws."))
             if live.draw_offer == color:
                 raise ActionError("conflict", gettext("You have already offered a draw."))
             if live.draw_offer == opponent(color):

@@ -4,7 +4,6 @@ the unfinished ones from the database."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 
 from flask_babel import gettext
@@ -21,22 +20,14 @@ from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import Clocks, LiveGame, Seat
 from gobang.services.play.results import Ending
 from gobang.services.play.table import GameTable
+from gobang.services.pools import OMITTED, Omitted, TimeControl
 from gobang.vocabulary import BLACK, RULESETS, WHITE, Status
 
 log = logging.getLogger("gobang.games")
 
 
-@dataclass(frozen=True)
-class ClockChoice:
-    """The clock a new game gets unless its players chose one: seconds, and seconds added
-    per move."""
-
-    initial: int = 600
-    increment: int = 5
-
-
 class GameFactory:
-    def __init__(self, table: GameTable, clock: Clock, default_clock: ClockChoice,
+    def __init__(self, table: GameTable, clock: Clock, default_clock: TimeControl,
                  bus: Bus, finisher: Finisher, abort_seconds: float) -> None:
         self.table = table
         self.abort_seconds = abort_seconds
@@ -47,29 +38,27 @@ class GameFactory:
 
     def create(
         self, black: User, white: User, ruleset: str, rematch_of: int | None = None,
-        clock_seconds: tuple[int, int] | None = None, announce: bool = True,
+        time_control: TimeControl | Omitted = OMITTED, announce: bool = True,
     ) -> tuple[LiveGame, list[Notice]]:
-        """A new game, waiting for both players to join. `announce=False` leaves telling the
-        hall of the new list of live games to the caller, which starts many at once."""
+        """A new game, waiting for both players to join, with the given clock (None: no clock;
+        omitted: the host's default). `announce=False` leaves telling the hall of the new list
+        of live games to the caller, which starts many at once."""
         if ruleset not in RULESETS:
             raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=ruleset))
         for user in (black, white):
-            self.table.check_free(user.id)
-        initial, increment = clock_seconds or (self.default_clock.initial,
-                                               self.default_clock.increment)
-        row = Game(
-            ruleset=ruleset, status=Status.WAITING, black_id=black.id, white_id=white.id,
-            clock_initial_ms=initial * 1000, clock_increment_ms=increment * 1000,
-            black_ms=initial * 1000, white_ms=initial * 1000, rematch_of=rematch_of,
-        )
+            if user.computer_level is None:  # the computer plays many games at once
+                self.table.check_free(user.id)
+        chosen = self.default_clock if time_control is OMITTED else time_control
+        row = Game(ruleset=ruleset, status=Status.WAITING, black_id=black.id, white_id=white.id,
+                   rematch_of=rematch_of,
+                   computer_level=black.computer_level or white.computer_level,
+                   **_clock_columns(chosen))
         db.session.add(row)
         db.session.commit()
         live = LiveGame(
-            game_id=row.id, ruleset=ruleset,
-            black=Seat(black.id, black.username, black.score),
-            white=Seat(white.id, white.username, white.score),
+            game_id=row.id, ruleset=ruleset, black=_seat(black), white=_seat(white),
             rules=RulesGame(ruleset),
-            clocks=Clocks(initial * 1000, initial * 1000, increment * 1000),
+            clocks=_clocks(chosen), time_control=chosen,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
         )
         self.table.add(live)
@@ -96,6 +85,22 @@ class GameFactory:
         return len(rows)
 
 
+def _clock_columns(time_control: TimeControl) -> dict[str, int | None]:
+    """An untimed game stores no clock at all: every clock column stays null."""
+    if time_control is None:
+        return {}
+    initial, increment = (seconds * 1000 for seconds in time_control)
+    return {"clock_initial_ms": initial, "clock_increment_ms": increment,
+            "black_ms": initial, "white_ms": initial}
+
+
+def _clocks(time_control: TimeControl) -> Clocks | None:
+    if time_control is None:
+        return None
+    initial, increment = (seconds * 1000 for seconds in time_control)
+    return Clocks(initial, initial, increment)
+
+
 def _from_row(row: Game, now: float, last_alive: datetime | None) -> LiveGame:
     rules = RulesGame.replay([(m.row, m.col) for m in row.moves], row.ruleset)
     clocks = None
@@ -105,16 +110,22 @@ def _from_row(row: Game, now: float, last_alive: datetime | None) -> LiveGame:
             clocks.start(rules.to_move, now - _used_before_stop(row, last_alive))
     live = LiveGame(
         game_id=row.id, ruleset=row.ruleset,
-        black=Seat(row.black.id, row.black.username, row.black.score),
-        white=Seat(row.white.id, row.white.username, row.white.score),
-        rules=rules, clocks=clocks, created_at=now, status=row.status,
+        black=_seat(row.black), white=_seat(row.white),
+        rules=rules, clocks=clocks, time_control=row.time_control(), created_at=now,
+        status=row.status,
     )
     if row.status == Status.PLAYING:
-        # Both players must come back; each gets the grace period from the restart.
-        live.away_since = {BLACK: now, WHITE: now}
+        # Both players must come back (the computer is always back); each gets the grace
+        # period from the restart.
+        live.away_since = {color: now for color in (BLACK, WHITE)
+                           if live.seat(color).computer is None}
         if len(row.moves) < 2:
             live.abort_from = now
     return live
+
+
+def _seat(user: User) -> Seat:
+    return Seat(user.id, user.username, user.score, user.computer_level)
 
 
 def _used_before_stop(row: Game, last_alive: datetime | None) -> float:

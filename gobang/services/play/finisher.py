@@ -36,7 +36,7 @@ class Finisher:
         clocks = live.clocks.snapshot(now) if live.clocks else None
         # Raises if the database refuses; then nothing here has changed and play goes on.
         result = save_result(live.game_id, live.black.user_id, live.white.user_id, ending,
-                             self.rating_k, clocks)
+                             self.rating_k, clocks, rated=live.computer_color() is None)
         if live.clocks:
             live.clocks.stop(now)
         live.status = Status.FINISHED
@@ -49,7 +49,8 @@ class Finisher:
               reason=ending.reason)
         # The final clocks, so that pages show a fallen flag as 00:00 (an extension).
         return [room_notice("game_over", live, result=result, clocks=clocks),
-                *self.bus.publish(GameEnded(live.game_id, live.user_ids()))]
+                *self.bus.publish(GameEnded(live.game_id, live.user_ids(), result,
+                                                  (live.black.player(), live.white.player())))]
 
     def resign(self, game_id: int, user_id: int) -> list[Notice]:
         live, color = self.table.player_game(game_id, user_id)

@@ -10,15 +10,24 @@ from gobang.rules import BLACK, WHITE, Game, opponent
 from gobang.services.notices import GAME, Notice
 from gobang.vocabulary import Status, color_of
 
+# Stands for the computer's connection in `LiveGame.present`: it is always at its games.
+COMPUTER_PRESENT = "computer"
+
 
 @dataclass(frozen=True)
 class Seat:
     user_id: int
     username: str
     score: int
+    # The computer's level when this seat is the computer's.
+    computer: int | None = None
 
     def player(self) -> dict[str, Any]:
-        return {"id": self.user_id, "username": self.username, "score": self.score}
+        found: dict[str, Any] = {"id": self.user_id, "username": self.username,
+                                 "score": self.score}
+        if self.computer is not None:
+            found["computer"] = self.computer  # an extension: pages show a thinking sign
+        return found
 
 
 @dataclass
@@ -78,6 +87,8 @@ class LiveGame:
     rules: Game
     clocks: Clocks | None
     created_at: float
+    # The time control the game was created with, (initial, increment) seconds; None: no clock.
+    time_control: tuple[int, int] | None = None
     status: str = Status.WAITING
     present: dict[str, str | None] = field(default_factory=lambda: {BLACK: None, WHITE: None})
     away_since: dict[str, float] = field(default_factory=dict)
@@ -97,6 +108,22 @@ class LiveGame:
     result: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
+    def __post_init__(self) -> None:
+        computer = self.computer_color()
+        if computer is not None:
+            self.present[computer] = COMPUTER_PRESENT
+
+    def computer_color(self) -> str | None:
+        """The colour the computer plays here, or None in a game between people."""
+        for color in (BLACK, WHITE):
+            if self.seat(color).computer is not None:
+                return color
+        return None
+
+    def computer_level(self) -> int | None:
+        color = self.computer_color()
+        return None if color is None else self.seat(color).computer
+
     def seat(self, color: str) -> Seat:
         return self.black if color == BLACK else self.white
 
@@ -106,13 +133,23 @@ class LiveGame:
     def user_ids(self) -> tuple[int, int]:
         return self.black.user_id, self.white.user_id
 
+    def people_ids(self) -> tuple[int, ...]:
+        """The players who are people: the computer plays many games at once."""
+        return tuple(seat.user_id for seat in (self.black, self.white) if seat.computer is None)
+
     def to_move(self) -> str | None:
         return None if self.status == Status.FINISHED else self.rules.to_move
+
+    def abort_window_open(self) -> bool:
+        """Whether the side to move must make its first move in time, else the game is
+        aborted: not while paused, and never for the computer, which is always there."""
+        return (self.abort_from is not None and not self.paused
+                and self.status == Status.PLAYING and self.to_move() != self.computer_color())
 
     def abort_left(self, now: float) -> float | None:
         """Seconds the side to move has left to make its first move before the game is
         aborted; None when no such window is open (or while paused, when it stands still)."""
-        if self.abort_from is None or self.paused or self.status != Status.PLAYING:
+        if self.abort_from is None or not self.abort_window_open():
             return None
         return round(max(0.0, self.abort_seconds - (now - self.abort_from)), 1)
 
@@ -136,6 +173,7 @@ class LiveGame:
             "to_move": self.to_move(),
             "you": you,
             "clocks": self.clocks.snapshot(now) if self.clocks else None,
+            "clock": list(self.time_control) if self.time_control else None,
             "result": self.result,
             "paused": self.paused,
             "draw_offer": self.draw_offer,

@@ -38,6 +38,10 @@ class Moves:
         if not self.limiter.hit(user_id):
             raise ActionError("rate_limited", gettext("Too many moves at once; slow down."))
         live, color = self.table.player_game(game_id, user_id)
+        return self.play(live, color, row, col)
+
+    def play(self, live: LiveGame, color: str, row: Any, col: Any) -> list[Notice]:
+        """The move of `color` in `live`, whoever chose it (a player, or the computer)."""
         with live.lock:
             _check_can_move(live, color)
             now = self.clock()

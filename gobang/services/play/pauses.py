@@ -8,7 +8,12 @@ from flask_babel import gettext
 
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import require_answer, require_pace, require_playing
+from gobang.services.play.checks import (
+    require_answer,
+    require_pace,
+    require_person_opponent,
+    require_playing,
+)
 from gobang.services.play.live import room_notice
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
@@ -26,6 +31,7 @@ class Pauses:
         require_pace(self.limiter, user_id)
         with live.lock:
             require_playing(live)
+            require_person_opponent(live, gettext("A game against the computer is not paused."))
             if live.paused:
                 raise ActionError("conflict", gettext("The game is already paused."))
             if live.pause_request is not None:

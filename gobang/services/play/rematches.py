@@ -1,5 +1,5 @@
 """Rematches: once both players of a finished game offer one, a new game with colours swapped
-and the same clock."""
+and the same clock. The computer accepts at once, while it has room for another game."""
 
 from __future__ import annotations
 
@@ -20,10 +20,12 @@ RECENT_GAMES_KEPT = 2000
 
 
 class Rematches:
-    def __init__(self, table: GameTable, factory: GameFactory, maintenance: Maintenance) -> None:
+    def __init__(self, table: GameTable, factory: GameFactory, maintenance: Maintenance,
+                 computer_capacity: int) -> None:
         self.table = table
         self.factory = factory
         self.maintenance = maintenance
+        self.computer_capacity = computer_capacity
         self._offers: Recent[int, set[str]] = Recent(RECENT_GAMES_KEPT)
 
     def offer(self, game_id: int, user_id: int) -> list[Notice]:
@@ -47,19 +49,24 @@ class Rematches:
                 raise ActionError("busy", gettext("A player is already in another game."))
         offers = self._offers.setdefault(row.id, set())
         offers.add(color)
+        if row.computer_level is not None:
+            self._computer_accepts(offers)
         if offers != {BLACK, WHITE}:
             return [Notice("rematch_offered", {"game_id": row.id, "by": color}, GAME, row.id)]
         return self._start(row)
+
+    def _computer_accepts(self, offers: set[str]) -> None:
+        if self.table.computer_games() >= self.computer_capacity:
+            raise ActionError("busy", gettext(
+                "The computer is playing as many games as it can; try again in a moment."))
+        offers.update((BLACK, WHITE))
 
     def open_offers(self, game_id: int) -> list[str]:
         return sorted(self._offers.get(game_id, ()))
 
     def _start(self, row: Game) -> list[Notice]:
         black, white = db.session.get(User, row.white_id), db.session.get(User, row.black_id)
-        clock = None
-        if row.clock_initial_ms is not None:
-            clock = (row.clock_initial_ms // 1000, (row.clock_increment_ms or 0) // 1000)
         live, notices = self.factory.create(black, white, row.ruleset, rematch_of=row.id,
-                                            clock_seconds=clock)
+                                            time_control=row.time_control())
         self._offers.pop(row.id, None)
         return notices + [Notice("rematch_ready", {"game_id": live.game_id}, GAME, row.id)]

@@ -34,7 +34,7 @@ def _counter_updates(color: str, winner: str | None) -> dict[str, Any]:
 
 def save_result(
     game_id: int, black_id: int, white_id: int, ending: Ending, k: int,
-    clocks: dict[str, int] | None,
+    clocks: dict[str, int] | None, rated: bool = True,
 ) -> dict[str, Any] | None:
     """Write the end of a game in one transaction. Returns the contract's Result, or None when
     the game had already ended (so a second ending, from any race, changes nothing).
@@ -43,18 +43,20 @@ def save_result(
     game first: a racing second ending blocks on the row until the first commits, then
     re-checks `status`, matches nothing and gives up. Only after the claim are the players'
     scores read, locked FOR UPDATE in id order, so that a concurrent change to the same
-    players (another game of theirs ending) cannot be lost."""
+    players (another game of theirs ending) cannot be lost. An unrated game (against the
+    computer) changes neither scores nor the games/wins/losses counters."""
     winner_id = {BLACK: black_id, WHITE: white_id}.get(ending.winner or "")
     try:
         if not _claim(game_id, ending, winner_id, clocks):
             db.session.rollback()
             return None
         before = _locked_scores(black_id, white_id)
-        after = _scores_after(before, ending, k)
+        scored = rated and ending.reason not in UNSCORED_REASONS
+        after = _scores_after(before, ending, k) if scored else dict(before)
         db.session.execute(update(Game).where(Game.id == game_id).values(
             black_score_before=before[BLACK], black_score_after=after[BLACK],
             white_score_before=before[WHITE], white_score_after=after[WHITE]))
-        if ending.reason not in UNSCORED_REASONS:
+        if scored:
             for color, user_id in ((BLACK, black_id), (WHITE, white_id)):
                 db.session.execute(update(User).where(User.id == user_id).values(
                     score=after[color], games=User.games + 1,

@@ -10,6 +10,7 @@ from sqlalchemy import update
 from gobang.extensions import db
 from gobang.models import Game, utcnow
 from gobang.services.clock import Clock
+from gobang.services.events import Bus, PlayerAway
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import LiveGame, room_notice
@@ -25,7 +26,7 @@ from gobang.vocabulary import BLACK, Reason, Status, opponent
 class Seating:
     def __init__(self, table: GameTable, clock: Clock, grace_seconds: float,
                  attendance: Attendance, finisher: Finisher, chat: RoomChat,
-                 rematches: Rematches, spectator_limiter: RateLimiter) -> None:
+                 rematches: Rematches, spectator_limiter: RateLimiter, bus: Bus) -> None:
         self.table = table
         self.clock = clock
         self.grace_seconds = grace_seconds
@@ -34,6 +35,7 @@ class Seating:
         self.chat = chat
         self.rematches = rematches
         self.spectator_limiter = spectator_limiter
+        self.bus = bus
 
     def join(self, game_id: int, user_id: int, sid: str) -> tuple[dict[str, Any], list[Notice]]:
         """The game's state for this connection, as player or spectator; a connection that
@@ -89,13 +91,28 @@ class Seating:
     def joined_game(self, sid: str) -> int | None:
         return self.attendance.game_of(sid)
 
+    def absence(self, user_id: int) -> dict[str, Any] | None:
+        """`{"game_id", "seconds_left"}` while the user is away from their game in play: the
+        seconds left to come back before it is forfeited. None when they are at it (or have
+        none), so that their other pages can say how long they have."""
+        game_id = self.table.current_game_of(user_id)
+        live = self.table.get(game_id) if game_id is not None else None
+        if live is None or live.status != Status.PLAYING:
+            return None
+        color = live.color_of(user_id)
+        since = live.away_since.get(color) if color else None
+        if since is None or live.present.get(color) is not None:
+            return None
+        left = max(0.0, self.grace_seconds - (self.clock() - since))
+        return {"game_id": game_id, "seconds_left": round(left, 1)}
+
     def _player_left(self, live: LiveGame, color: str) -> list[Notice]:
         live.away_since[color] = self.clock()
         notices = [room_notice("opponent_left", live, color=color,
                                grace_seconds=self.grace_seconds)]
         if self.grace_seconds <= 0:
-            notices += self.finisher.finish(live, Ending(opponent(color), Reason.DISCONNECT))
-        return notices
+            return notices + self.finisher.finish(live, Ending(opponent(color), Reason.DISCONNECT))
+        return notices + self.bus.publish(PlayerAway(live.game_id, live.seat(color).user_id))
 
     def _leave_previous(self, sid: str, game_id: int) -> list[Notice]:
         previous = self.attendance.game_of(sid)
@@ -108,6 +125,7 @@ class Seating:
         notices = []
         if live.away_since.pop(color, None) is not None and live.status == Status.PLAYING:
             notices.append(room_notice("opponent_back", live, color=color))
+            notices += self.bus.publish(PlayerAway(live.game_id, live.seat(color).user_id))
         if live.status == Status.WAITING and all(live.present.values()):
             notices += self._start(live)
         return notices

@@ -25,8 +25,11 @@ def stored_result(game: Game) -> dict[str, Any] | None:
 
 
 def _player(user, score: int | None) -> dict[str, Any]:
-    return {"id": user.id, "username": user.username,
-            "score": score if score is not None else user.score}
+    found = {"id": user.id, "username": user.username,
+             "score": score if score is not None else user.score}
+    if user.computer_level is not None:
+        found["computer"] = user.computer_level  # as in a live game's Player
+    return found
 
 
 def stored_state(game: Game) -> dict[str, Any]:
@@ -47,8 +50,13 @@ def stored_state(game: Game) -> dict[str, Any]:
         "moves": moves,
         "to_move": to_move,
         "clocks": clocks,
+        "clock": _wire(game.time_control()),
         "result": stored_result(game),
     }
+
+
+def _wire(time_control: tuple[int, int] | None) -> list[int] | None:
+    return list(time_control) if time_control else None
 
 
 def game_record(game_id: int) -> dict[str, Any] | None:

@@ -22,7 +22,7 @@ class GameTable:
         self.clock = clock
 
     def add(self, live: LiveGame) -> None:
-        self.store.put_game(live.game_id, live, live.user_ids())
+        self.store.put_game(live.game_id, live, live.people_ids())
 
     def get(self, game_id: int) -> LiveGame | None:
         return self.store.get_game(game_id)
@@ -53,6 +53,11 @@ class GameTable:
         game_id = self.current_game_of(user_id)
         if game_id is not None:
             raise ActionError("busy", gettext("You have a game in progress."), game_id=game_id)
+
+    def computer_games(self) -> int:
+        """Games against the computer in play or about to start."""
+        return sum(1 for g in self.store.games()
+                   if g.computer_color() is not None and g.status != Status.FINISHED)
 
     def summaries(self) -> list[dict[str, Any]]:
         """The contract's LiveGame list, oldest first."""

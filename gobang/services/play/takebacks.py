@@ -1,4 +1,5 @@
-"""Take-backs: the requester's last move and the reply after it, if the opponent agrees."""
+"""Take-backs: the requester's last move and the reply after it, if the opponent agrees (the
+computer always does, at once)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ class TakeBacks:
                 raise ActionError("conflict", gettext("A take-back is already asked for."))
             if moves_to_take_back(live, color) == 0:
                 raise ActionError("conflict", gettext("You have no move to take back."))
+            if live.computer_color() is not None:
+                # As lichess: against the computer a take-back is instant and unlimited.
+                return self._take_back(live, color)
             if live.undos[color] >= self.max_per_player:
                 raise ActionError(
                     "conflict", gettext("You have used all your take-backs in this game."))

@@ -39,7 +39,7 @@ class Timekeeper:
                 return ending
         if live.status == Status.WAITING and now - live.created_at >= self.abort_seconds:
             return Ending(None, Reason.ABORTED)
-        if live.abort_from is not None and not live.paused and (
+        if live.abort_from is not None and live.abort_window_open() and (
             now - live.abort_from >= self.abort_seconds
         ):
             return Ending(None, Reason.ABORTED)

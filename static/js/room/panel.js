@@ -3,6 +3,7 @@
 
 import {t} from "../i18n.js";
 import {$, show} from "../page.js";
+import {clockLabel, matchAddress} from "../pools.js";
 import {COLORS, other} from "./state.js";
 
 const REASONS = {
@@ -14,6 +15,12 @@ const RULESETS = {freestyle: t("freestyle"), standard: t("standard"), renju: t("
 
 function isAborted(result) {
   return Boolean(result) && result.reason === "aborted";
+}
+
+/** A player's name as shown: the computer's in the page's language. */
+export function playerName(player) {
+  if (!player) return "…";
+  return player.computer ? t("Computer · level {level}", {level: player.computer}) : player.username;
 }
 
 function panelElements() {
@@ -48,7 +55,10 @@ export class Panel {
   }
 
   render() {
-    this.ui.rulesetName.textContent = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    const ruleset = RULESETS[this.game.ruleset] || this.game.ruleset || "";
+    // The time control beside the ruleset, "freestyle · 5+3", as the hall's grid names it.
+    this.ui.rulesetName.textContent = this.game.clock === undefined ? ruleset
+      : `${ruleset} · ${clockLabel(this.game.clock)}`;
     this.ui.root.classList.toggle("paused", this.game.status === "playing" && this.game.paused);
     for (const color of COLORS) this.renderCard(color);
     this.renderStatus();
@@ -60,13 +70,14 @@ export class Panel {
     const game = this.game;
     const card = this.ui.cards[color];
     const player = game.players[color];
-    card.querySelector(".name").textContent = player ? player.username : "…";
+    card.querySelector(".name").textContent = playerName(player);
     const score = card.querySelector(".score");
     if (player && !score.dataset.final) score.textContent = String(player.score);
     show(card.querySelector(".you-tag"), game.you === color);
     // A paused game has nobody's clock running, so nobody's turn is highlighted.
     const turn = game.status === "playing" && !game.paused && game.toMove === color;
     card.classList.toggle("turn", turn);
+    show(card.querySelector(".thinking"), turn && Boolean(player && player.computer));
     if (turn) card.setAttribute("aria-current", "true");
     else card.removeAttribute("aria-current");
   }
@@ -111,13 +122,17 @@ export class Panel {
     show(ui.playControls, live && !this.confirmingResign);
     show(ui.resignBox, live && this.confirmingResign);
     show(ui.endControls, game.status === "finished");
+    // The computer takes no draw offers and no pauses; its take-backs are instant.
+    const computer = game.computerColor() !== null;
+    show(ui.drawButton, !computer);
+    show(ui.pauseButton, !computer);
     ui.drawButton.disabled = !offering || game.drawOfferBy !== null;
     ui.drawButton.textContent = game.drawOfferBy === game.you ? t("Draw offered") : t("Offer draw");
     ui.undoButton.disabled = !offering || game.undoRequestBy !== null || !game.haveMoved();
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
     this.renderPauseButton(playing);
     this.renderRematch();
-    ui.newOpponent.href = `${ui.newOpponent.dataset.hall}?match=${encodeURIComponent(game.ruleset || "")}`;
+    ui.newOpponent.href = matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock);
   }
 
   renderPauseButton(playing) {

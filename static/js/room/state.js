@@ -12,6 +12,7 @@ export class RoomGame {
     this.loaded = false;
     this.status = null;
     this.ruleset = null;
+    this.clock = undefined;  // the time control, [initial, increment] or null; undefined: not said
     this.you = "spectator";
     this.players = {black: null, white: null};
     this.moves = [];
@@ -30,6 +31,7 @@ export class RoomGame {
     this.loaded = true;
     this.status = state.status;
     this.ruleset = state.ruleset;
+    this.clock = state.clock;
     this.you = state.you || "spectator";
     this.players = {black: state.black, white: state.white};
     this.moves = (state.moves || []).slice();
@@ -73,6 +75,17 @@ export class RoomGame {
     this.result = result;
     this.toMove = null;
     this.drawOfferBy = this.undoRequestBy = null;
+  }
+
+  /** The colour the computer plays, or null in a game between people. */
+  computerColor() {
+    return COLORS.find((color) => this.players[color] && this.players[color].computer) || null;
+  }
+
+  /** Whether the computer is to move (its engine is thinking). */
+  computerThinking() {
+    const computer = this.computerColor();
+    return computer !== null && this.status === "playing" && !this.paused && this.toMove === computer;
   }
 
   isPlayer() {

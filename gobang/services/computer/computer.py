@@ -1,0 +1,131 @@
+"""Games against the computer: starting one, and playing the computer's moves.
+
+The computer plays like any player through `Moves.play`, so the referee, the clocks, saving
+and the room's events are the same as between people. Its moves come from `EnginePool`,
+which thinks in other processes; `tick` (run by the background ticker) starts a thought
+whenever the computer is to move and plays the answers that have come in, after checking
+that the position is still the one the engine was given (a take-back or the game's end may
+have come first)."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from flask_babel import gettext
+
+from gobang.ai.levels import LEVELS
+from gobang.models import User
+from gobang.rules import Game as RulesGame
+from gobang.services.computer.engines import EnginePool, Thought
+from gobang.services.computer.players import computer_user
+from gobang.services.notices import ActionError, Notice
+from gobang.services.play.factory import GameFactory
+from gobang.services.play.finisher import Finisher
+from gobang.services.play.live import LiveGame
+from gobang.services.play.maintenance import Maintenance
+from gobang.services.play.moves import Moves
+from gobang.services.play.results import Ending
+from gobang.services.play.table import GameTable
+from gobang.services.pools import Pools
+from gobang.services.ratelimit import RateLimiter
+from gobang.services.validation import ruleset_choice
+from gobang.vocabulary import BLACK, COLORS, Reason, Status, opponent
+
+log = logging.getLogger("gobang.computer")
+
+RANDOM = "random"
+
+
+class Computer:
+    def __init__(self, table: GameTable, factory: GameFactory, moves: Moves,
+                 finisher: Finisher, engines: EnginePool, maintenance: Maintenance,
+                 limiter: RateLimiter, rng: random.Random, pools: Pools) -> None:
+        self.table = table
+        self.factory = factory
+        self.moves = moves
+        self.finisher = finisher
+        self.engines = engines
+        self.maintenance = maintenance
+        self.limiter = limiter
+        self.rng = rng
+        self.pools = pools
+
+    def start(self, user: User, number: Any, color: Any = None, ruleset: Any = None,
+              clock: Any = None) -> tuple[int, list[Notice]]:
+        """A new game of `user` against the computer at level `number`, untimed unless a
+        clock is chosen; refused as `busy` while the computer plays all the games it can."""
+        self.maintenance.check_open()
+        number, color = _level_choice(number), self._color_choice(color)
+        # Untimed unless a clock is named: the pools' clocks, not their default.
+        ruleset = ruleset_choice(ruleset)
+        time_control = None if clock is None else self.pools.choice(clock)
+        if not self.limiter.hit(user.id):
+            raise ActionError("rate_limited", gettext("Too many requests; wait a moment."))
+        self.table.check_free(user.id)
+        if self.table.computer_games() >= self.engines.settings.capacity:
+            raise ActionError("busy", gettext(
+                "The computer is playing as many games as it can; try again in a moment."))
+        machine = computer_user(number)
+        black, white = (user, machine) if color == BLACK else (machine, user)
+        live, notices = self.factory.create(black, white, ruleset, time_control=time_control)
+        return live.game_id, notices
+
+    def tick(self) -> list[Notice]:
+        """Play the answers that came in, then start thinking where the computer is to
+        move; engines of games that ended are stopped."""
+        notices: list[Notice] = []
+        for thought in self.engines.answers():
+            notices += self._play(thought)
+        in_play: set[int] = set()
+        for live in self.table.all():
+            if live.computer_color() is None:
+                continue
+            in_play.add(live.game_id)
+            with live.lock:
+                if _computer_to_move(live) and not self.engines.thinking(live.game_id):
+                    copy = RulesGame.replay(list(live.rules.moves), live.ruleset)
+                    self.engines.think(live.game_id, live.computer_level() or 1, copy)
+        self.engines.keep_only(in_play)
+        return notices
+
+    def _play(self, thought: Thought) -> list[Notice]:
+        live = self.table.get(thought.game_id)
+        if live is None:
+            return []
+        with live.lock:
+            if not _computer_to_move(live) or tuple(live.rules.moves) != thought.moves:
+                return []  # taken back, ended or otherwise moved on meanwhile
+            color = live.computer_color() or BLACK
+            if thought.move is None:
+                # No legal point at all (renju black with only forbidden points left).
+                return self.finisher.finish(live, Ending(opponent(color), Reason.RESIGN))
+            try:
+                return self.moves.play(live, color, thought.move.row, thought.move.col)
+            except ActionError as error:  # the database refused: the next tick asks again
+                log.warning("computer move not played", extra={"fields": {
+                    "game_id": live.game_id, "error": error.code}})
+                return error.notices
+
+    def _color_choice(self, value: Any) -> str:
+        """The colour the player takes."""
+        if value is None or value == RANDOM:
+            return self.rng.choice(COLORS)
+        if value not in COLORS:
+            raise ActionError("bad_request", gettext(
+                "Colour must be black, white or random."))
+        return value
+
+
+def _level_choice(value: Any) -> int:
+    if type(value) is not int or value not in LEVELS:
+        raise ActionError("bad_request", gettext(
+            "Level must be a whole number from %(low)d to %(high)d.",
+            low=min(LEVELS), high=max(LEVELS)))
+    return value
+
+
+def _computer_to_move(live: LiveGame) -> bool:
+    return (live.status == Status.PLAYING and not live.paused
+            and live.to_move() is not None and live.to_move() == live.computer_color())

@@ -1,0 +1,34 @@
+/*
+ * Time controls as the pages name them (docs/protocol.md, "pools"): a clock is [initial seconds,
+ * increment seconds] or null for no clock; its name is "300+3" or "none", as in the counts'
+ * pool names ("freestyle/300+3") and in /hall?match=<ruleset>&clock=<name>.
+ */
+
+import {t} from "./i18n.js";
+
+/** What players call it: minutes + seconds a move, "5+3" for [300, 3]. */
+export function clockLabel(clock) {
+  return clock === null ? t("No clock") : `${clock[0] / 60}+${clock[1]}`;
+}
+
+export function clockName(clock) {
+  return clock === null ? "none" : `${clock[0]}+${clock[1]}`;
+}
+
+/** The clock a name stands for, or undefined for a name that is none. A "+" in a query
+    string reads as a space, so either is taken. */
+export function parseClockName(name) {
+  if (name === "none") return null;
+  const match = /^(\d+)[+ ](\d+)$/.exec(name || "");
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+export function poolName(ruleset, clock) {
+  return `${ruleset}/${clockName(clock)}`;
+}
+
+/** "New opponent" after a game: the hall, matching in the same pool. */
+export function matchAddress(hall, ruleset, clock) {
+  const query = `?match=${encodeURIComponent(ruleset || "")}`;
+  return hall + query + (clock === undefined ? "" : `&clock=${encodeURIComponent(clockName(clock))}`);
+}

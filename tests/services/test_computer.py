@@ -1,0 +1,227 @@
+"""Games against the computer through the services: real engine processes at level 1."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.models import Game, User
+from gobang.rules import Game as RulesGame
+from gobang.services.computer.engines import EnginePool, EngineSettings
+from gobang.services.notices import ActionError
+from tests.services.conftest import events
+
+WAIT_SECONDS = 60
+
+
+@pytest.fixture
+def human(users):
+    return users("human_hu")[0]
+
+
+@pytest.fixture
+def seated(env, human):
+    """`start` a game against level 1 and sit the human down; yields (live, human colour)."""
+    made = []
+
+    def start(color: str = "black", **choices):
+        game_id, _ = env.computer.start(human, 1, color, **choices)
+        live = env.play.table.get(game_id)
+        _, notices = env.play.seating.join(game_id, human.id, "sid-h")
+        assert "game_ready" in events(notices)
+        made.append(live)
+        return live
+
+    yield start
+    wait_until_quiet(env)
+    env.computer.engines.close()
+
+
+def wait_until_quiet(env) -> None:
+    end = time.monotonic() + WAIT_SECONDS
+    while env.computer.engines.searching():
+        assert time.monotonic() < end
+        time.sleep(0.02)
+
+
+def computer_reply(env) -> list:
+    """Tick until the computer has moved; its notices."""
+    end = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < end:
+        notices = env.computer.tick()
+        if "stone_placed" in events(notices):
+            return notices
+        time.sleep(0.02)
+    raise AssertionError("the computer did not move")
+
+
+def test_a_computer_game_is_untimed_unless_a_clock_is_chosen(env, seated, human):
+    live = seated("black")
+    assert live.clocks is None
+    assert live.white.player()["computer"] == 1
+    assert live.white.username == "Computer · level 1"
+    assert db.session.get(Game, live.game_id).computer_level == 1
+
+
+def test_a_chosen_clock_runs_for_the_computer_too(env, seated, human, clock):
+    live = seated("black", clock=[180, 2])
+    env.play.moves.place_stone(live.game_id, human.id, 7, 7)
+    clock.advance(1.5)
+    assert live.clocks.left("white", clock()) == 180_000 - 1500
+    computer_reply(env)
+
+
+def test_the_computer_opens_when_it_plays_black(env, seated):
+    live = seated("white")
+    notices = computer_reply(env)
+    placed = next(n for n in notices if n.event == "stone_placed")
+    assert placed.payload["color"] == "black"
+    assert len(live.rules.moves) == 1
+
+
+def test_the_computer_answers_each_move_with_a_legal_one(env, seated, human):
+    live = seated("black", ruleset="renju")
+    for row, col in ((7, 7), (3, 3), (11, 11)):
+        env.play.moves.place_stone(live.game_id, human.id, row, col)
+        computer_reply(env)
+    replayed = RulesGame.replay(list(live.rules.moves), "renju")
+    assert len(replayed.moves) == 6
+
+
+def test_a_take_back_is_instant_and_takes_back_the_computers_reply_too(env, seated, human):
+    live = seated("black")
+    env.play.moves.place_stone(live.game_id, human.id, 7, 7)
+    computer_reply(env)
+    notices = env.play.takebacks.request(live.game_id, human.id)
+    assert events(notices) == ["undone"]
+    assert live.rules.moves == []
+    assert live.undo_request is None
+
+
+def test_take_backs_against_the_computer_are_not_limited(env, seated, human):
+    live = seated("black")
+    for _ in range(5):
+        env.play.moves.place_stone(live.game_id, human.id, 7, 7)
+        computer_reply(env)
+        env.play.takebacks.request(live.game_id, human.id)
+    assert live.rules.moves == []
+
+
+def test_a_reply_to_a_position_taken_back_is_not_played(env, seated, human):
+    live = seated("black")
+    env.play.moves.place_stone(live.game_id, human.id, 7, 7)
+    env.computer.tick()  # the computer starts thinking about 7,7
+    env.play.takebacks.request(live.game_id, human.id)
+    wait_until_quiet(env)
+    assert env.computer.tick() == []
+    assert live.rules.moves == []
+
+
+def test_the_computer_does_not_accept_draws(env, seated, human):
+    live = seated("black")
+    with pytest.raises(ActionError) as refused:
+        env.play.draws.offer(live.game_id, human.id)
+    assert refused.value.code == "conflict"
+    assert live.draw_offer is None
+
+
+def test_a_game_against_the_computer_is_unrated_and_not_counted(env, seated, human):
+    live = seated("black")
+    notices = env.play.finisher.resign(live.game_id, human.id)
+    over = next(n for n in notices if n.event == "game_over").payload["result"]
+    assert over["winner"] == "white"
+    assert over["scores"]["black"]["before"] == over["scores"]["black"]["after"]
+    db.session.expire_all()
+    me = db.session.get(User, human.id)
+    assert (me.score, me.games, me.wins, me.losses) == (1000, 0, 0, 0)
+    machine = db.session.get(User, live.white.user_id)
+    assert (machine.games, machine.wins) == (0, 0)
+
+
+@pytest.mark.parametrize("choice", [
+    {"number": 0}, {"number": 9}, {"number": "1"}, {"number": True},
+    {"number": 1, "color": "green"}, {"number": 1, "ruleset": "chess"},
+    {"number": 1, "clock": [1, 1]},
+])
+def test_a_bad_choice_is_refused(env, human, choice):
+    with pytest.raises(ActionError) as refused:
+        env.computer.start(human, **choice)
+    assert refused.value.code == "bad_request"
+
+
+def test_random_colour_comes_from_the_random_source(env, users):
+    first, second = users("first_fi", "second_se")
+    colors = set()
+    for person in (first, second):
+        game_id, _ = env.computer.start(person, 1, "random")
+        colors.add(env.play.table.get(game_id).color_of(person.id))
+    assert colors <= {"black", "white"} and colors
+
+
+@pytest.mark.parametrize("app_overrides", [
+    {"COMPUTER_WORKERS": 1, "COMPUTER_GAMES_PER_WORKER": 1}])
+def test_a_saturated_pool_refuses_a_new_computer_game_as_busy(env, users):
+    first, second = users("first_fi", "second_se")
+    env.computer.start(first, 1, "black")
+    with pytest.raises(ActionError) as refused:
+        env.computer.start(second, 1, "black")
+    assert refused.value.code == "busy"
+
+
+def test_the_computer_rows_cannot_log_in_and_are_not_ranked(env, seated):
+    live = seated("black")
+    machine = db.session.get(User, live.white.user_id)
+    assert not machine.is_active
+    assert env.accounts.find(machine.username) is None
+    assert db.session.scalar(select(User.computer_level).where(User.id == machine.id)) == 1
+
+
+def test_a_broken_external_engine_is_covered_by_the_builtin_in_another_process():
+    pool = EnginePool(EngineSettings(workers=1, games_per_worker=1,
+                                     command=("python3", "-c", "pass"), nice=0))
+    pool.think(1, 1, RulesGame("freestyle"))
+    end = time.monotonic() + WAIT_SECONDS
+    answers = []
+    while not answers:
+        assert time.monotonic() < end
+        time.sleep(0.02)
+        answers = pool.answers()
+    move = answers[0].move
+    assert move is not None and not move.by_engine and move.problem
+    pool.close()
+
+
+def test_the_computer_accepts_a_rematch_at_once_with_colours_swapped(env, seated, human):
+    live = seated("black")
+    env.play.finisher.resign(live.game_id, human.id)
+    notices = env.play.rematches.offer(live.game_id, human.id)
+    ready = next(n for n in notices if n.event == "rematch_ready")
+    rematch = env.play.table.get(ready.payload["game_id"])
+    assert rematch.color_of(human.id) == "white"
+    assert rematch.black.computer == 1 and rematch.clocks is None
+
+
+def test_the_abort_window_never_runs_against_the_computer(env, seated, clock):
+    live = seated("white")
+    assert live.abort_left(clock()) is None
+    clock.advance(120)
+    assert env.play.timekeeper.tick() == []
+    computer_reply(env)
+    assert live.abort_left(clock()) == 30  # the person's first reply is timed as usual
+
+
+def test_the_builtin_engine_starts_whatever_the_servers_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where `gobang` does not import
+    pool = EnginePool(EngineSettings(workers=1, games_per_worker=1, nice=0))
+    pool.think(1, 1, RulesGame("freestyle"))
+    end = time.monotonic() + WAIT_SECONDS
+    answers = []
+    while not answers:
+        assert time.monotonic() < end
+        time.sleep(0.02)
+        answers = pool.answers()
+    assert answers[0].move is not None and answers[0].move.by_engine
+    pool.close()
