@@ -120,6 +120,17 @@ function startHall(root) {
     }, 1000);
   }
 
+  /** The pool the server says we wait in (`queue` in hello and me): after a reload or a
+      reconnect this page did not queue us, so it shows that pool's ruleset and clock, and
+      returns its name for the pressed button (null when not queued). */
+  function showQueue(queue) {
+    if (!queue || !(queue.ruleset in RULESETS) || !offersClock(clockName(queue.clock))) return null;
+    ui.ruleset.value = queue.ruleset;
+    ui.clockChoice.value = clockName(queue.clock);
+    ui.rulesetHelp.textContent = RULESET_HELP[queue.ruleset] || "";
+    return poolName(queue.ruleset, queue.clock);
+  }
+
   function chosenClock() {
     return parseClockName(ui.clockChoice.value);
   }
@@ -273,7 +284,7 @@ function startHall(root) {
       cancel from elsewhere or a game's end. */
   function onMe(data) {
     renderStats(data.me || {});
-    setMatching(data.status === "queued");
+    setMatching(data.status === "queued", showQueue(data.queue));
     if (data.status !== "playing") currentGame.set(null, null);
     else if (data.away !== undefined) currentGame.set(data.away ? data.away.game_id : currentGame.gameId, data.away);
   }
@@ -372,7 +383,7 @@ function startHall(root) {
   function onHello(data) {
     renderStats(data.me || {});
     currentGame.set(data.current_game, data.away || null);
-    setMatching(data.status === "queued");
+    setMatching(data.status === "queued", showQueue(data.queue));
     state.resyncing = false;
     view.reset(data.view);
     renderView();

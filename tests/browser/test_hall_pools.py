@@ -112,3 +112,46 @@ def test_the_grid_offers_the_hosts_pools(browser_player, live_server):
     ann = browser_player("ann")
     times = ann.get_by_test_id("pool-grid").locator(".pool-time")
     expect(times).to_have_text(["1+0", "30+20", "10+5"])
+
+
+
+def queue_in_renju_3_2_and_open_another_tab(ann, base_url: str):
+    """Ann waits in renju 3+2, then opens the hall in a second tab, which takes the hall
+    connection over while she stays queued."""
+    ann.get_by_test_id("ruleset").select_option("renju")
+    ann.get_by_test_id("pool-180+2").click()
+    expect(ann.get_by_test_id("pool-180+2")).to_have_attribute("aria-pressed", "true")
+    tab = ann.context.new_page()
+    tab.goto(f"{base_url}/hall")
+    expect(ann.get_by_test_id("use-this-tab")).to_be_visible()
+    return tab
+
+
+def expect_waiting_in_renju_3_2(page) -> None:
+    expect(page.get_by_test_id("pool-180+2")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("match-button")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("ruleset")).to_have_value("renju")
+    expect(page.get_by_test_id("clock-choice")).to_have_value("180+2")
+    expect(page.get_by_test_id("pool-300+3")).to_be_disabled()
+
+
+def test_a_second_hall_tab_shows_the_pool_you_wait_in(browser_player, live_server):
+    ann = browser_player("ann")
+    tab = queue_in_renju_3_2_and_open_another_tab(ann, live_server.url)
+    expect_waiting_in_renju_3_2(tab)
+
+
+def test_after_a_reload_the_pool_you_wait_in_is_pressed_and_pressing_it_cancels(
+        browser_player, live_server):
+    ann = browser_player("ann")
+    tab = queue_in_renju_3_2_and_open_another_tab(ann, live_server.url)
+    ann.get_by_test_id("use-this-tab").click()  # reloads the page
+    expect(tab.get_by_test_id("use-this-tab")).to_be_visible()
+    expect_waiting_in_renju_3_2(ann)
+    pool = ann.get_by_test_id("pool-180+2")
+    expect(pool.get_by_test_id("pool-count")).to_have_text("1 waiting")
+    pool.click()
+    expect(ann.get_by_test_id("match-button")).to_have_attribute("aria-pressed", "false")
+    expect(pool).to_have_attribute("aria-pressed", "false")
+    expect(pool.get_by_test_id("pool-count")).to_have_text("0 waiting")
+    expect(ann.get_by_test_id("pool-300+3")).to_be_enabled()

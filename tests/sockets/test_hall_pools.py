@@ -180,3 +180,40 @@ def test_a_finished_games_record_and_state_keep_its_clock(player, tick):
     assert alice.http.get(f"/api/games/{game_id}").get_json()["clock"] == [900, 10]
     state = bob.emit("/room", "join_game", {"game_id": game_id})["state"]
     assert (state["status"], state["clock"]) == ("finished", [900, 10])
+
+
+def hello_of(player) -> dict:
+    (hello,) = player.received("/hall", "hello")
+    return hello
+
+
+def test_me_names_the_pool_you_queued_in(player):
+    alice = player("alice")
+    queue(alice, [180, 2], ruleset="renju")
+    (me,) = alice.received("/hall", "me")
+    assert (me["status"], me["queue"]) == ("queued", {"ruleset": "renju", "clock": [180, 2]})
+    alice.emit("/hall", "cancel_match", {})
+    (me,) = alice.received("/hall", "me")
+    assert (me["status"], me["queue"]) == ("idle", None)
+
+
+def test_hello_names_the_pool_you_wait_in_when_the_hall_is_opened_again(player):
+    alice = player("alice")
+    alice.join_hall()
+    assert hello_of(alice)["queue"] is None
+    queue(alice, None, ruleset="standard")
+    # A second tab, or a reload whose page connects before the old one is gone.
+    alice.connect("/hall")
+    hello = hello_of(alice)
+    assert (hello["status"], hello["queue"]) == ("queued", {"ruleset": "standard", "clock": None})
+
+
+def test_a_player_in_a_game_is_queued_in_no_pool(player, tick):
+    alice, bob = player("alice"), player("bob")
+    for p in (alice, bob):
+        queue(p, [300, 3])
+    tick()
+    found(alice)
+    alice.connect("/hall")
+    hello = hello_of(alice)
+    assert (hello["status"], hello["queue"]) == ("playing", None)

@@ -56,6 +56,11 @@ class Matcher:
     def is_queued(self, user_id: int) -> bool:
         return self.store.queue_entry(user_id) is not None
 
+    def pool_of(self, user_id: int) -> tuple[str, TimeControl] | None:
+        """The pool (ruleset, clock) the user waits in; None when not queued."""
+        entry = self.store.queue_entry(user_id)
+        return None if entry is None else (entry.ruleset, entry.clock)
+
     def allowed_gap(self, waited: float) -> float:
         return self.gap_start + self.gap_per_second * max(0.0, waited)
 

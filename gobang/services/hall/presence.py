@@ -16,6 +16,7 @@ from gobang.services.events import GameEnded, PlayerAway
 from gobang.services.hall.matcher import Matcher
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
+from gobang.services.pools import wire
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace, Status
 
@@ -128,10 +129,21 @@ class Presence:
         return [Notice("me", self.personal(user), HALL_USER, user_id)]
 
     def personal(self, user: User) -> dict[str, Any]:
-        """What `hello` and `me` say of the user: figures, status, and how long they have to
-        go back to a game in play they left (`away`, an extension)."""
-        return {"me": user.stats(), "status": self.status(user.id),
+        """What `hello` and `me` say of the user: figures, status, the pool they wait in
+        (`queue`, an extension: a page opened again while queued shows that pool's button as
+        the pressed one), and how long they have to go back to a game in play they left
+        (`away`, an extension)."""
+        status = self.status(user.id)
+        return {"me": user.stats(), "status": status,
+                "queue": self._queue(user.id) if status == QUEUED else None,
                 "away": self.absence(user.id)}
+
+    def _queue(self, user_id: int) -> dict[str, Any] | None:
+        pool = self.matcher.pool_of(user_id)
+        if pool is None:
+            return None
+        ruleset, clock = pool
+        return {"ruleset": ruleset, "clock": wire(clock)}
 
     def player_away(self, away: PlayerAway) -> list[Notice]:
         """A player left their game's page or came back: their hall counts down, or stops."""
