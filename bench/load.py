@@ -613,7 +613,8 @@ def scenario_computer(args) -> dict[str, Any]:
     computer move at once, while --games human games play at --every seconds a move per
     player. The server gets COMPUTER_WORKERS = --computer-workers (default: its own default,
     cores - 1) and enough games per worker that every computer game is admitted (unless
-    --computer-per-worker says otherwise; games refused as busy are counted)."""
+    --computer-per-worker says otherwise; games refused as busy are counted). The relay,
+    which has no computer, plays the human games only."""
     from gobang.ai.levels import LEVELS
 
     levels = _levels(args.computer_level or "8", LEVELS)
