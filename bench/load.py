@@ -1,7 +1,7 @@
 """Load generator: real Socket.IO clients over loopback against `python app.py`.
 
     .venv/bin/python bench/load.py --scenario single|throughput|thousand|idle|matching|
-                                              login-burst|soak [--json FILE] [options]
+                                              login-burst|soak|computer [--json FILE] [options]
 
 Each scenario starts its own server(s) on 127.0.0.1 with a temporary database, drives them
 with asyncio clients in one or more bench processes, stops everything and prints a report
@@ -41,6 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.players import (  # noqa: E402
+    ComputerRecorder,
+    ComputerSeat,
     Pace,
     Recorder,
     Seat,
@@ -114,6 +116,36 @@ class Server:
         times = self.ps.cpu_times()
         return times.user + times.system
 
+    def children(self) -> list[psutil.Process]:
+        """The server's child processes: the computer's engines."""
+        try:
+            return self.ps.children(recursive=True) if self.ps else []
+        except psutil.Error:
+            return []
+
+    def children_cpu_seconds(self) -> float:
+        """CPU used by the engines, those running and those ended (and reaped) alike."""
+        if not self.ps:
+            return 0.0
+        total = 0.0
+        for child in self.children():
+            try:
+                times = child.cpu_times()
+            except psutil.Error:
+                continue
+            total += times.user + times.system
+        own = self.ps.cpu_times()
+        return total + own.children_user + own.children_system
+
+    def children_rss(self) -> int:
+        total = 0
+        for child in self.children():
+            try:
+                total += child.memory_info().rss
+            except psutil.Error:
+                continue
+        return total
+
     def log(self) -> str:
         return self.log_path.read_text() if self.log_path.exists() else ""
 
@@ -142,7 +174,8 @@ def _free_port() -> int:
 
 @dataclass
 class Job:
-    """What one bench process plays: `games` games on `url` (kind "app" or "relay")."""
+    """What one bench process plays: `games` games on `url` (kind "app" or "relay"), or
+    (kind "computer") `games` players each playing the computer at one of `levels`."""
 
     kind: str
     url: str
@@ -153,6 +186,7 @@ class Job:
     login_burst: int = 0  # extra users that log in all at once during the run
     burst_at: float = 0.0  # seconds after the start
     drain: float = DRAIN_SECONDS  # seconds after the end for the last moves to arrive
+    levels: tuple[int, ...] = ()  # computer: the levels, given to the players in turn
 
 
 def _worker(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
@@ -166,7 +200,7 @@ def _worker(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
 
 async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
     loop = asyncio.get_running_loop()
-    recorder = Recorder()
+    recorder = ComputerRecorder() if job.kind == "computer" else Recorder()
     deadline = [float("inf")]
     started = [False]
 
@@ -177,6 +211,8 @@ async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
     async with new_http() as http:
         if job.kind == "relay":
             seats, clients = await _seat_relay(http, job, recorder, pace, keep_playing)
+        elif job.kind == "computer":
+            seats, clients = await _seat_computer(http, job, recorder, keep_playing)
         else:
             seats, clients = await _seat_app(http, job, recorder, pace, keep_playing)
         burst_users = []
@@ -266,6 +302,35 @@ async def _seat_app(http, job: Job, recorder, pace, keep_playing):
     return seats, clients
 
 
+async def _seat_computer(http, job: Job, recorder: ComputerRecorder, keep_playing):
+    """Players register, ask the hall for a game against the computer (taking black, so each
+    game starts with a move of theirs), then go to the room and join it. A game refused as
+    busy is counted, and that player sits out."""
+    names = [f"c{job.index}x{i}" for i in range(job.games)]
+    cookies = await _gather_limited([login(http, job.url, n) for n in names], 16)
+    halls = [sio_client(http, cookie) for cookie in cookies]
+    await asyncio.gather(*(open_client(h, job.url, ["/hall"]) for h in halls))
+    answers = await asyncio.gather(*(
+        h.call("play_computer", {"level": job.levels[i % len(job.levels)], "color": "black",
+                                 "ruleset": "freestyle"}, namespace="/hall", timeout=60)
+        for i, h in enumerate(halls)))
+    await asyncio.gather(*(h.disconnect() for h in halls))
+    seats, clients = [], []
+    for cookie, answer in zip(cookies, answers, strict=True):
+        if not answer.get("ok"):
+            if answer.get("error") != "busy":
+                raise RuntimeError(f"play_computer: {answer}")
+            recorder.refused_busy += 1
+            continue
+        room = sio_client(http, cookie)
+        seat = ComputerSeat(room, recorder, keep_playing)
+        await open_client(room, job.url, ["/room"])
+        await seat.join(answer["game_id"])
+        seats.append(seat)
+        clients.append(room)
+    return seats, clients
+
+
 def _resolver(future: asyncio.Future):
     def resolve(data: Any) -> None:
         if not future.done():
@@ -292,15 +357,21 @@ async def _login_burst(http, url: str, names: list[str]) -> dict[str, Any]:
 
 def run_games(server: Server, games: int, duration: float, every: float, workers: int,
               batch: int = 50, login_burst: int = 0, burst_at: float = 0.0,
-              samples: int = 3, drain: float = DRAIN_SECONDS) -> dict[str, Any]:
+              samples: int = 3, drain: float = DRAIN_SECONDS, computer_games: int = 0,
+              levels: tuple[int, ...] = (), computer_drain: float = DRAIN_SECONDS,
+              ) -> dict[str, Any]:
     """Seat `games` games over `workers` bench processes, play for `duration` seconds, and
-    join what every process saw into one report."""
+    join what every process saw into one report. With `computer_games`, one more bench
+    process plays that many games against the computer at `levels` meanwhile."""
     context = mp.get_context("fork")
     results: mp.Queue = context.Queue()
     shares = [games // workers + (1 if i < games % workers else 0) for i in range(workers)]
     jobs = [Job(server.kind, server.url, i, n, every, batch,
                 login_burst // workers if login_burst else 0, burst_at, drain)
             for i, n in enumerate(shares) if n]
+    if computer_games:
+        jobs.append(Job("computer", server.url, len(shares), computer_games,
+                        drain=computer_drain, levels=levels))
     commands = [context.Queue() for _ in jobs]
     processes = [context.Process(target=_worker, args=(job, commands[i], results), daemon=True)
                  for i, job in enumerate(jobs)]
@@ -310,22 +381,26 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
     try:
         _wait_all(results, len(jobs), "ready", timeout=600)
         setup_seconds = time.monotonic() - setup_start
-        rss = [server.rss()]
-        cpu_start = server.cpu_seconds()
+        rss, engines_rss = [server.rss()], [server.children_rss()]
+        cpu_start, engines_cpu_start = server.cpu_seconds(), server.children_cpu_seconds()
         start = time.monotonic()
         for queue in commands:
             queue.put({"start": start, "deadline": start + duration})
         for i in range(1, samples):
             time.sleep(max(0.0, start + duration * i / (samples - 1) - time.monotonic()))
             rss.append(server.rss())
+            engines_rss.append(server.children_rss())
         server_cpu = server.cpu_seconds() - cpu_start
-        reports = _wait_all(results, len(jobs), "result", timeout=duration + drain + 120)
+        engines_cpu = server.children_cpu_seconds() - engines_cpu_start
+        reports = _wait_all(results, len(jobs), "result",
+                            timeout=duration + max(drain, computer_drain) + 120)
     finally:
         for process in processes:
             process.join(timeout=30)
             if process.is_alive():
                 process.kill()
-    report = _join(reports, start, start + duration)
+    people = [r for r in reports if "computer" not in r["result"]]
+    report = _join(people, start, start + duration)
     report.update({
         "games": games, "players": games * 2, "duration_s": duration, "every_s": every,
         "bench_processes": len(jobs), "setup_s": round(setup_seconds, 1),
@@ -336,6 +411,14 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
     bursts = [r["burst"] for r in reports if r.get("burst")]
     if bursts:
         report["login_burst"] = _join_bursts(bursts, reports, start)
+    if computer_games:
+        against = [r for r in reports if "computer" in r["result"]]
+        report["computer"] = {
+            "players": computer_games, "levels": list(levels),
+            **_join_computer(against, start, start + duration),
+            "engines_cpu_pct": round(100 * engines_cpu / duration, 1),
+            "engines_rss_mb": [round(r / 2**20, 1) for r in engines_rss],
+        }
     return report
 
 
@@ -387,6 +470,58 @@ def _join(reports: list[dict], start: float, end: float) -> dict[str, Any]:
     }
 
 
+def _join_computer(reports: list[dict], start: float, end: float) -> dict[str, Any]:
+    """Per level: from the acknowledgement of each player's move sent in the window to the
+    computer's stone that answered it; how many came later than the level's backstop + 1 s,
+    and how many never came (within the drain) though the game went on."""
+    from gobang.ai.levels import LEVELS
+
+    acked: dict[tuple[int, int], tuple[float, int]] = {}
+    replies: dict[tuple[int, int], tuple[float, bool]] = {}
+    ended: set[tuple[int, int]] = set()
+    errors: list[str] = []
+    totals = {"refused_busy": 0, "games_started": 0, "games_finished": 0, "openings": 0}
+    for report in reports:
+        result = report["result"]
+        acked.update({(g, n): (t, level) for g, n, t, level in result["acked"]})
+        replies.update({(g, n): (t, first) for g, n, t, _level, first in result["replies"]})
+        ended.update((g, n) for g, n in result["ended"])
+        errors += result["errors"]
+        for key in totals:
+            totals[key] += result[key]
+    trips: dict[int, list[tuple[float, bool]]] = {}
+    unanswered: dict[int, int] = {}
+    for (game, number), (when, level) in acked.items():
+        if not start <= when < end:
+            continue
+        reply = replies.get((game, number + 1))
+        if reply is not None:
+            trips.setdefault(level, []).append(((reply[0] - when) * 1000, reply[1]))
+        elif (game, number) not in ended:
+            unanswered[level] = unanswered.get(level, 0) + 1
+    per_level = {}
+    for level in sorted(set(trips) | set(unanswered)):
+        backstop = LEVELS[level].seconds
+        times = [ms for ms, _first in trips.get(level, [])]
+        firsts = [ms for ms, first in trips.get(level, []) if first]
+        per_level[str(level)] = {
+            "backstop_s": backstop, "replies": len(times),
+            "reply_ms": _spread(times),
+            # The game's first reply includes starting its engine process.
+            "first_reply_ms": {"replies": len(firsts), **_spread(firsts)},
+            "later_than_backstop_plus_1s": sum(1 for ms in times
+                                               if ms > (backstop + 1) * 1000),
+            "unanswered": unanswered.get(level, 0),
+        }
+    return {**totals, "per_level": per_level, "errors": len(errors),
+            "error_samples": errors[:5]}
+
+
+def _spread(values: list[float]) -> dict[str, float | None]:
+    return {"p50": _ms(percentile(values, 0.5)), "p99": _ms(percentile(values, 0.99)),
+            "max": _ms(max(values) if values else None)}
+
+
 def _join_bursts(bursts: list[dict], reports: list[dict], start: float) -> dict[str, Any]:
     begin = min(b["started_at"] for b in bursts)
     end = max(b["started_at"] + (b["last_s"] or 0) for b in bursts)
@@ -402,15 +537,18 @@ def _ms(value: float | None) -> float | None:
 # --- scenarios ------------------------------------------------------------------------------
 
 def games_pair(args, games: int, duration: float, every: float, workers: int,
-               env: dict[str, str] | None = None, **kw) -> dict[str, Any]:
-    """The same load against the relay, then against Gobang; ratios app/relay."""
+               env: dict[str, str] | None = None, app_kw: dict[str, Any] | None = None,
+               **kw) -> dict[str, Any]:
+    """The same load against the relay, then against Gobang; ratios app/relay. `app_kw`:
+    more of run_games' options, for Gobang only (the relay has no computer to play)."""
     out: dict[str, Any] = {}
     kinds = ["relay", "app"] if not args.no_relay else ["app"]
     kinds = getattr(args, "kinds", None) or kinds
     for kind in kinds:
         server = Server(kind, {**FAST_HASH, **GAME_ENV, **(env or {})}).start()
         try:
-            report = run_games(server, games, duration, every, workers, **kw)
+            report = run_games(server, games, duration, every, workers, **kw,
+                               **((app_kw or {}) if kind == "app" else {}))
             report["server_log_tracebacks"] = server.log().count("Traceback")
         finally:
             server.stop()
@@ -470,12 +608,51 @@ def scenario_login_burst(args) -> dict[str, Any]:
     return {"app": report}
 
 
+def scenario_computer(args) -> dict[str, Any]:
+    """Issue 16's load: --computer-games players play the computer, each answering every
+    computer move at once, while --games human games play at --every seconds a move per
+    player. The server gets COMPUTER_WORKERS = --computer-workers (default: its own default,
+    cores - 1) and enough games per worker that every computer game is admitted (unless
+    --computer-per-worker says otherwise; games refused as busy are counted). The relay,
+    which has no computer, plays the human games only."""
+    from gobang.ai.levels import LEVELS
+
+    levels = _levels(args.computer_level or "8", LEVELS)
+    against = 20 if args.computer_games is None else args.computer_games
+    workers = args.computer_workers or max(1, (os.cpu_count() or 2) - 1)
+    per_worker = args.computer_per_worker or max(1, -(-against // workers))
+    env = {"GOBANG_COMPUTER_WORKERS": str(workers),
+           "GOBANG_COMPUTER_GAMES_PER_WORKER": str(per_worker), "GOBANG_COMPUTER_NICE": "10"}
+    # Long enough after the end for a reply later than backstop + 1 s to be measured, not
+    # counted as never answered.
+    drain = max(args.drain, max(LEVELS[n].seconds for n in levels) + 4.0)
+    out = games_pair(args, 100 if args.games is None else args.games, args.duration or 60,
+                     args.every or 1.0, args.workers or 1, env=env, samples=5,
+                     app_kw={"computer_games": against, "levels": levels,
+                             "computer_drain": drain})
+    out["app"]["computer"]["settings"] = {**env, "ruleset": "freestyle"}
+    return out
+
+
+def _levels(text: str, known: dict[int, Any]) -> tuple[int, ...]:
+    """"8" or "1,8": the computer's levels, given to the players in turn."""
+    try:
+        levels = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        levels = ()
+    if not levels or any(n not in known for n in levels):
+        raise SystemExit(f"--computer-level: levels from {min(known)} to {max(known)}, "
+                         f"comma-separated, not {text!r}")
+    return levels
+
+
 SCENARIOS = {
     "single": scenario_single,
     "throughput": scenario_throughput,
     "thousand": scenario_thousand,
     "login-burst": scenario_login_burst,
     "soak": scenario_soak,
+    "computer": scenario_computer,
 }
 
 
@@ -502,6 +679,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--rate", type=float,
                         help="idle, matching: new hall connections per second (0: at once)")
     parser.add_argument("--logins", type=int, help="login-burst: users logging in at once")
+    parser.add_argument("--computer-games", type=int,
+                        help="computer: players each playing the computer (default 20)")
+    parser.add_argument("--computer-level",
+                        help="computer: its level, or levels given in turn: 8 or 1,8 "
+                             "(default 8)")
+    parser.add_argument("--computer-workers", type=int,
+                        help="computer: the server's COMPUTER_WORKERS (default cores - 1)")
+    parser.add_argument("--computer-per-worker", type=int,
+                        help="computer: the server's COMPUTER_GAMES_PER_WORKER (default: "
+                             "enough for every computer game)")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay baseline")
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS,
                         help="seconds after the end for the last moves to arrive")

@@ -245,6 +245,161 @@ class Seat:
             namespace=self.namespace, callback=acked))
 
 
+@dataclass
+class ComputerRecorder:
+    """What one bench process's players against the computer saw. Times as in Recorder."""
+
+    # (game, move, when the player's move was acknowledged, the computer's level)
+    acked: list[tuple[int, int, float, int]] = field(default_factory=list)
+    # (game, move, when it arrived, level, whether it was the computer's first in the game)
+    replies: list[tuple[int, int, float, int, bool]] = field(default_factory=list)
+    ended: list[tuple[int, int]] = field(default_factory=list)  # (game, moves) at game_over
+    openings: int = 0  # computer moves that answered no move (it opens a game as black)
+    refused_busy: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def error(self, text: str) -> None:
+        if len(self.errors) < 10_000:
+            self.errors.append(text)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"computer": True, "acked": self.acked, "replies": self.replies,
+                "ended": self.ended, "openings": self.openings,
+                "refused_busy": self.refused_busy, "games_started": self.games_started,
+                "games_finished": self.games_finished, "errors": self.errors}
+
+
+class ComputerSeat:
+    """A player against the computer: answers each of its moves at once with the first empty
+    point of SEQUENCE (any empty point is legal in freestyle), and after the end asks for a
+    rematch, which against the computer starts at once with colours swapped."""
+
+    RETRY_SECONDS = 1.0  # after a rematch refused as busy
+
+    def __init__(self, room: socketio.AsyncClient, recorder: ComputerRecorder,
+                 keep_playing: Callable[[], bool], namespace: str = "/room") -> None:
+        self.room = room
+        self.recorder = recorder
+        self.keep_playing = keep_playing
+        self.namespace = namespace
+        self.game_id: int | None = None
+        self.color: str | None = None
+        self.level = 0
+        self.moves = 0
+        self.taken: set[tuple[int, int]] = set()
+        self.computer_moved = False
+        # Stones of a game not joined yet: the computer's opening move in a rematch may
+        # come before join_game's answer, and after the state that answer carries.
+        self._early: list[dict[str, Any]] = []
+        self.playing = asyncio.Event()
+        room.on("stone_placed", self._on_stone, namespace=namespace)
+        room.on("game_over", self._on_game_over, namespace=namespace)
+        room.on("rematch_ready", self._on_rematch_ready, namespace=namespace)
+        room.on("disconnect", self._on_disconnect, namespace=namespace)
+
+    async def join(self, game_id: int) -> None:
+        answer = await self.room.call("join_game", {"game_id": game_id},
+                                      namespace=self.namespace, timeout=60)
+        if not answer.get("ok"):
+            raise RuntimeError(f"join_game {game_id}: {answer}")
+        state = answer["state"]
+        self.game_id, self.color = game_id, state["you"]
+        self.level = state["white" if self.color == "black" else "black"]["computer"]
+        self.taken = {tuple(m) for m in state["moves"]}
+        self.moves = len(self.taken)
+        # Its opening move, when it plays black, may come before we joined.
+        self.computer_moved = self.color == "white" and self.moves > 0
+        self.recorder.openings += int(self.computer_moved)
+        self.recorder.games_started += 1
+        if state["status"] == "playing":
+            self.playing.set()
+            if state["to_move"] == self.color:
+                self._place()  # only once the run has started: `kick` starts the first
+        early, self._early = [d for d in self._early if d["game_id"] == game_id], []
+        for data in early:
+            self._on_stone(data)
+
+    def kick(self, delay: float = 0.0) -> None:
+        """Start playing: the first move, if it is ours (after `delay` seconds)."""
+        if self.color == ("black" if self.moves % 2 == 0 else "white"):
+            asyncio.get_running_loop().call_later(delay, self._place)
+
+    def _on_stone(self, data: dict[str, Any]) -> None:
+        if data.get("game_id") != self.game_id:
+            self._early = [*self._early[-3:], data]
+            return
+        if data["move"] <= self.moves:
+            return  # already in the state join_game answered with
+        now = time.monotonic()
+        self.moves = data["move"]
+        self.taken.add((data["row"], data["col"]))
+        if data["color"] != self.color:
+            # Recorded after the end too: it may answer a move made before the end.
+            if self.moves == 1:
+                self.recorder.openings += 1
+            else:
+                self.recorder.replies.append((self.game_id, self.moves, now, self.level,
+                                              not self.computer_moved))
+            self.computer_moved = True
+        if data.get("to_move") == self.color:
+            self._place()
+
+    def _on_game_over(self, data: dict[str, Any]) -> None:
+        if data.get("game_id") != self.game_id:
+            return
+        self.playing.clear()
+        self.recorder.ended.append((self.game_id, self.moves))
+        self.recorder.games_finished += 1
+        if self.keep_playing():
+            asyncio.ensure_future(self._rematch(self.game_id))
+
+    async def _rematch(self, game_id: int) -> None:
+        while self.keep_playing():
+            answer = await self.room.call("rematch", {"game_id": game_id},
+                                          namespace=self.namespace, timeout=60)
+            if answer.get("ok"):
+                return
+            if answer.get("error") != "busy":
+                self.recorder.error(f"rematch: {answer.get('error')}")
+                return
+            self.recorder.refused_busy += 1
+            await asyncio.sleep(self.RETRY_SECONDS)
+
+    def _on_rematch_ready(self, data: dict[str, Any]) -> None:
+        if self.keep_playing():
+            asyncio.ensure_future(self._join_safely(data["game_id"]))
+
+    async def _join_safely(self, game_id: int) -> None:
+        try:
+            await self.join(game_id)
+        except Exception as exc:  # noqa: BLE001 - recorded, the bench goes on
+            self.recorder.error(f"join after rematch: {exc}")
+
+    def _on_disconnect(self, *reason: Any) -> None:
+        if self.keep_playing():
+            self.recorder.error(f"room disconnected: {reason}")
+
+    def _place(self) -> None:
+        if not self.keep_playing():
+            return
+        point = next((p for p in SEQUENCE if p not in self.taken), None)
+        if point is None:
+            return
+        number, game_id, level = self.moves + 1, self.game_id, self.level
+
+        def acked(answer: Any = None) -> None:
+            if isinstance(answer, dict) and answer.get("ok"):
+                self.recorder.acked.append((game_id, number, time.monotonic(), level))
+            else:
+                self.recorder.error(f"place_stone {game_id}#{number}: {answer}")
+
+        asyncio.ensure_future(self.room.emit(
+            "place_stone", {"game_id": game_id, "row": point[0], "col": point[1]},
+            namespace=self.namespace, callback=acked))
+
+
 class HallViewCopy:
     """A client's copy of the hall view, kept as docs/protocol.md says: the whole view from
     `hello` (or `hall_view`), then each `hall_update` whose seq follows; `reached_at` is when
