@@ -24,9 +24,13 @@ class Pairings:
         white = db.session.get(User, pairing.white)
         live, notices = self.factory.create(black, white, pairing.ruleset,
                                             time_control=pairing.clock, announce=announce)
-        for color, me, other in (("black", black, white), ("white", white, black)):
+        # From the game's seats: the commit expired the users, and reading them is a query.
+        for color, me, other in (("black", live.black, live.white),
+                                 ("white", live.white, live.black)):
             notices.append(Notice("match_found", {
                 "game_id": live.game_id, "color": color, "opponent": other.player(),
-                "ruleset": pairing.ruleset, "clock": wire(pairing.clock)}, HALL_USER, me.id))
-        event(log, "matched", game_id=live.game_id, black=black.id, white=white.id)
+                "ruleset": pairing.ruleset, "clock": wire(pairing.clock)}, HALL_USER,
+                me.user_id))
+        event(log, "matched", game_id=live.game_id, black=live.black.user_id,
+              white=live.white.user_id)
         return notices

@@ -54,17 +54,20 @@ class GameFactory:
                    computer_level=black.computer_level or white.computer_level,
                    **_clock_columns(chosen))
         db.session.add(row)
-        db.session.commit()
+        # The id and the seats before the commit, which expires every loaded attribute: read
+        # after it, each was a query again (three a game, a crowd's pairing's main cost).
+        db.session.flush()
         live = LiveGame(
             game_id=row.id, ruleset=ruleset, black=_seat(black), white=_seat(white),
             rules=RulesGame(ruleset),
             clocks=_clocks(chosen), time_control=chosen,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
         )
+        db.session.commit()
         self.table.add(live)
-        event(log, "game_created", game_id=row.id, black=black.id, white=white.id,
-              ruleset=ruleset)
-        return live, self.bus.publish(GameStarted(row.id, live.user_ids(), announce))
+        event(log, "game_created", game_id=live.game_id, black=live.black.user_id,
+              white=live.white.user_id, ruleset=ruleset)
+        return live, self.bus.publish(GameStarted(live.game_id, live.user_ids(), announce))
 
     def restore(self, last_alive: datetime | None = None) -> int:
         """Bring back every unfinished game after a restart. The side to move is charged the
