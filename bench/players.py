@@ -128,7 +128,32 @@ class Pace:
         return max(0.0, last_move_at + self.every - now)
 
 
-class Seat:
+class FollowsRematches:
+    """What a seat does between games, the same for one against a person or the computer:
+    joins the rematch the server announces, and records a dropped room connection."""
+
+    keep_playing: Callable[[], bool]
+    recorder: Any
+
+    async def join(self, game_id: int) -> None:
+        raise NotImplementedError
+
+    def _on_rematch_ready(self, data: dict[str, Any]) -> None:
+        if self.keep_playing():
+            asyncio.ensure_future(self._join_safely(data["game_id"]))
+
+    async def _join_safely(self, game_id: int) -> None:
+        try:
+            await self.join(game_id)
+        except Exception as exc:  # noqa: BLE001 - recorded, the bench goes on
+            self.recorder.error(f"join after rematch: {exc}")
+
+    def _on_disconnect(self, *reason: Any) -> None:
+        if self.keep_playing():
+            self.recorder.error(f"room disconnected: {reason}")
+
+
+class Seat(FollowsRematches):
     """One player at a board: answers the opponent's moves with the next move of SEQUENCE,
     and after the end asks for a rematch so the pair keeps playing until told to stop."""
 
@@ -202,20 +227,6 @@ class Seat:
         if not answer.get("ok"):
             self.recorder.error(f"rematch: {answer.get('error')}")
 
-    def _on_rematch_ready(self, data: dict[str, Any]) -> None:
-        if self.keep_playing():
-            asyncio.ensure_future(self._join_safely(data["game_id"]))
-
-    async def _join_safely(self, game_id: int) -> None:
-        try:
-            await self.join(game_id)
-        except Exception as exc:  # noqa: BLE001 - recorded, the bench goes on
-            self.recorder.error(f"join after rematch: {exc}")
-
-    def _on_disconnect(self, *reason: Any) -> None:
-        if self.keep_playing():
-            self.recorder.error(f"room disconnected: {reason}")
-
     def _move_soon(self) -> None:
         if not self.keep_playing():
             return
@@ -271,7 +282,7 @@ class ComputerRecorder:
                 "games_finished": self.games_finished, "errors": self.errors}
 
 
-class ComputerSeat:
+class ComputerSeat(FollowsRematches):
     """A player against the computer: answers each of its moves at once with the first empty
     point of SEQUENCE (any empty point is legal in freestyle), and after the end asks for a
     rematch, which against the computer starts at once with colours swapped."""
@@ -366,20 +377,6 @@ class ComputerSeat:
                 return
             self.recorder.refused_busy += 1
             await asyncio.sleep(self.RETRY_SECONDS)
-
-    def _on_rematch_ready(self, data: dict[str, Any]) -> None:
-        if self.keep_playing():
-            asyncio.ensure_future(self._join_safely(data["game_id"]))
-
-    async def _join_safely(self, game_id: int) -> None:
-        try:
-            await self.join(game_id)
-        except Exception as exc:  # noqa: BLE001 - recorded, the bench goes on
-            self.recorder.error(f"join after rematch: {exc}")
-
-    def _on_disconnect(self, *reason: Any) -> None:
-        if self.keep_playing():
-            self.recorder.error(f"room disconnected: {reason}")
 
     def _place(self) -> None:
         if not self.keep_playing():
