@@ -114,6 +114,23 @@ class Config:
     ENGINE_COMMAND: str | None = None
     ENGINE_LEVEL_OPTIONS: str | None = None
 
+    # Several processes (docs/deploy.md, "Several processes"). REDIS_URL switches it on
+    # (redis://host:6379/0): Socket.IO's emits travel between processes through Redis, the
+    # live state the processes share (connections, the match queue, who owns which game) is
+    # kept there, one process at a time (the leader, by a lease) runs the matcher and the
+    # hall's fan-out, and each live game is owned by one process (a lease its ticker renews).
+    # None: one process holding everything in memory, the default.
+    REDIS_URL: str | None = None
+    # This process's name in the cluster (leases, /metrics' `process` label); None: host:pid.
+    PROCESS_NAME: str | None = None
+    # The public Socket.IO path that reaches this very process through the proxy, e.g.
+    # "/p2/socket.io" (deploy/nginx/): a room connection that reached a process which does
+    # not own its game is answered `moved` with the owner's path. None: no routing.
+    PROCESS_SOCKET_PATH: str | None = None
+    # Seconds a game's owner, the leader and a process's liveness hold without being renewed:
+    # how long a dead process's games and leadership wait before another process takes them.
+    LEASE_SECONDS: float = 3.0
+
     LOG_LEVEL: str = "INFO"
     WTF_CSRF_TIME_LIMIT: int | None = None
 
