@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import secrets
+import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,9 @@ def _fill_defaults(app: Flask) -> None:
     app.config["DATABASE_URL"] = url
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     app.config["PERMANENT_SESSION_LIFETIME"] = app.config["REMEMBER_COOKIE_DURATION"]
+    # Unique among the processes sharing one Redis: leases and /metrics name it.
+    app.config["PROCESS_NAME"] = (app.config.get("PROCESS_NAME")
+                                  or f"{socket.gethostname()}:{os.getpid()}")
 
 
 def _persistent_secret(path: Path) -> str:
