@@ -13,7 +13,8 @@ from config import TestConfig
 from gobang import create_app
 from tests.support.databases import Databases, databases_for
 
-pytest_plugins = ["tests.support.live", "tests.support.browser", "tests.support.nginx"]
+pytest_plugins = ["tests.support.live", "tests.support.browser", "tests.support.nginx",
+                  "tests.support.redis"]
 
 
 @pytest.fixture(scope="session")
