@@ -51,7 +51,10 @@ def _start_services(app: Flask) -> None:
         return
     with app.app_context():
         found = services()
-        restored = found.play.factory.restore(last_alive())
+        # With several processes a starting one takes no game: the others play theirs, and
+        # the leader's sweep adopts those of a process that died.
+        restored = (0 if app.config["REDIS_URL"]
+                    else found.play.factory.restore(last_alive()))
         found.admin.poll()  # maintenance mode, and commands left while the server was down
     logging.getLogger("gobang").info("games restored", extra={"fields": {"count": restored}})
     if app.config["TICKER_ENABLED"]:
@@ -109,6 +112,8 @@ def _init_extensions(app: Flask) -> None:
         ping_interval=app.config["SOCKETIO_PING_INTERVAL"],
         ping_timeout=app.config["SOCKETIO_PING_TIMEOUT"],
         max_http_buffer_size=app.config["SOCKETIO_MAX_MESSAGE_BYTES"],
+        # Several processes: an emit to any room or connection reaches whichever holds it.
+        message_queue=app.config["REDIS_URL"], channel="gobang-socketio",
         logger=False,
         engineio_logger=False,
     )

@@ -14,7 +14,7 @@ from gobang import create_app
 from tests.support.databases import Databases, databases_for
 
 pytest_plugins = ["tests.support.live", "tests.support.browser", "tests.support.nginx",
-                  "tests.support.redis"]
+                  "tests.support.redis", "tests.support.cluster"]
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import redis
 from flask import Flask, current_app
 
 from gobang.extensions import db
@@ -20,6 +21,9 @@ from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
+from gobang.services.cluster.leader import Leadership
+from gobang.services.cluster.leases import Leases, RedisLeases, SoleLeases
+from gobang.services.cluster.processes import Processes, RedisProcesses, SoleProcess
 from gobang.services.computer.computer import Computer
 from gobang.services.computer.engines import (
     EnginePool,
@@ -42,6 +46,7 @@ from gobang.services.play.draws import Draws
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.hints import Hints
+from gobang.services.play.homes import GameHomes
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.move_writer import MoveWriter
 from gobang.services.play.moves import Moves
@@ -78,6 +83,7 @@ class Play:
     chat: RoomChat
     maintenance: Maintenance
     hints: Hints
+    homes: GameHomes
 
 
 @dataclass(frozen=True)
@@ -107,17 +113,24 @@ class Services:
     computer: Computer
     admin: AdminDesk
     metrics: Metrics
+    leadership: Leadership
 
     def tick(self) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
         each new pairing, forfeits, flags and aborts, the computer's moves, and last the
-        hall's batched update, so that it already shows this round's changes."""
-        yield self.admin.tick()
-        yield from self.lobby.matchmaking.steps()
+        hall's batched update, so that it already shows this round's changes. With several
+        processes each keeps its own games, and only the leader does the rest."""
+        self.play.homes.keep()
+        leads = self.leadership.hold()
+        if leads:
+            yield self.admin.tick()
+            self.play.homes.sweep()
+            yield from self.lobby.matchmaking.steps()
         yield self.play.timekeeper.tick()
         yield self.computer.tick()
-        yield self.lobby.view.flush()
+        if leads:
+            yield self.lobby.view.flush()
 
 
 def build_services(app: Flask) -> Services:
@@ -131,12 +144,14 @@ def build_services(app: Flask) -> Services:
 
     chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
     store = MemoryStore()
+    leases, processes = _cluster(cfg)
     metrics = Metrics()
     bus = Bus()
     pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
                                 cfg["CLOCK_INCREMENT_SECONDS"])
     engines = EnginePool(engine_settings(cfg))
-    play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity)
+    play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity,
+                 leases, processes)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
     lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window), actions, pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
@@ -150,8 +165,24 @@ def build_services(app: Flask) -> Services:
         event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),
         clock=clock, store=store, play=play, lobby=lobby, computer=computer,
         admin=AdminDesk(clock, store, lobby.hall, play.finisher, cfg["ADMIN_POLL_SECONDS"]),
-        metrics=metrics,
+        metrics=metrics, leadership=Leadership(leases),
     )
+
+
+def _cluster(cfg: Any) -> tuple[Leases, Processes]:
+    """One process (no REDIS_URL) holds every lease; several share them in Redis."""
+    me = cfg["PROCESS_NAME"]
+    if not cfg["REDIS_URL"]:
+        return SoleLeases(me), SoleProcess()
+    client = redis_client(cfg["REDIS_URL"])
+    return (RedisLeases(client, me, cfg["LEASE_SECONDS"]),
+            RedisProcesses(client, me, cfg["PROCESS_SOCKET_PATH"]))
+
+
+def redis_client(url: str) -> redis.Redis:
+    # A short timeout: a Redis that stops answering must fail a request, not hang the hub.
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2,
+                                health_check_interval=10)
 
 
 def engine_settings(cfg: Any) -> EngineSettings:
@@ -170,11 +201,11 @@ def engine_settings(cfg: Any) -> EngineSettings:
 
 def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
           limiter: Callable[[int, float], RateLimiter], pools: Pools,
-          computer_capacity: int) -> Play:
+          computer_capacity: int, leases: Leases, processes: Processes) -> Play:
     cfg = app.config
     negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
-    table = GameTable(store, clock)
+    table = GameTable(store, clock, leases, processes)
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(
@@ -195,6 +226,8 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
         takebacks=TakeBacks(table, clock, MAX_UNDOS, negotiations),
         pauses=Pauses(table, clock, negotiations), rematches=rematches, chat=chat,
         maintenance=maintenance, hints=Hints(table),
+        homes=GameHomes(table, factory, leases, processes, shared=bool(cfg["REDIS_URL"]),
+                        clock=clock, sweep_seconds=cfg["LEASE_SECONDS"]),
     )
 
 

@@ -46,6 +46,7 @@ class RoomNamespace(SessionNamespace):
     @acknowledged
     def on_join_game(self, data: dict[str, Any]) -> dict[str, Any]:
         game_id = id_field(data)
+        self.play.homes.locate(game_id)
         previous = self.play.seating.joined_game(request.sid)
         state, notices = self.play.seating.join(game_id, self.user_id(), request.sid)
         if previous is not None and previous != game_id:

@@ -72,20 +72,32 @@ class GameFactory:
     def restore(self, last_alive: datetime | None = None) -> int:
         """Bring back every unfinished game after a restart. The side to move is charged the
         time it used up to `last_alive` (the server's last sign of life before it stopped),
-        not the downtime. A game whose last saved move had already ended it (the server
-        stopped between saving that move and saving the result) is finished now."""
+        not the downtime."""
         rows = db.session.scalars(select(Game).where(Game.status != Status.FINISHED)).all()
-        now = self.clock()
         for row in rows:
-            live = _from_row(row, now, last_alive)
-            live.abort_seconds = self.abort_seconds
-            self.table.add(live)
-            outcome = live.rules.outcome
-            if outcome is not None:
-                line = [list(p) for p in outcome.line] if outcome.line else None
-                with live.lock:
-                    self.finisher.finish(live, Ending(outcome.winner, outcome.reason, line))
+            self._bring_back(row, last_alive)
         return len(rows)
+
+    def adopt(self, game_id: int, last_alive: datetime | None) -> LiveGame | None:
+        """One unfinished game, from the database, into this process (its process died):
+        as after a restart. None when it is not live."""
+        row = db.session.get(Game, game_id)
+        if row is None or row.status == Status.FINISHED:
+            return None
+        return self._bring_back(row, last_alive)
+
+    def _bring_back(self, row: Game, last_alive: datetime | None) -> LiveGame:
+        """A game whose last saved move had already ended it (the server stopped between
+        saving that move and saving the result) is finished now."""
+        live = _from_row(row, self.clock(), last_alive)
+        live.abort_seconds = self.abort_seconds
+        self.table.add(live)
+        outcome = live.rules.outcome
+        if outcome is not None:
+            line = [list(p) for p in outcome.line] if outcome.line else None
+            with live.lock:
+                self.finisher.finish(live, Ending(outcome.winner, outcome.reason, line))
+        return live
 
 
 def _clock_columns(time_control: TimeControl) -> dict[str, int | None]:

@@ -1,0 +1,1 @@
+"""Several server processes sharing one Redis: leases, and where each live game is played."""

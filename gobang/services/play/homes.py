@@ -1,0 +1,78 @@
+"""Where each live game is played when several processes share the work.
+
+A game is played by the process holding its lease (gobang/services/cluster/leases.py); the
+process keeps it by renewing the leases of all its games every tick. When a process dies its
+leases run out, and a game it played is adopted from the database by the process a player's
+`join_game` reaches, or by the leader's sweep if nobody comes: as after a restart, with the
+side to move charged up to the dead process's last sign of life. The database stays the
+fence: a stale process can write neither a second move of a number nor a second result.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.models import Game
+from gobang.services.clock import Clock
+from gobang.services.cluster.leases import Leases
+from gobang.services.cluster.processes import Processes
+from gobang.services.play.factory import GameFactory
+from gobang.services.play.table import GameTable, game_lease
+from gobang.vocabulary import Status
+
+
+class GameHomes:
+    def __init__(self, table: GameTable, factory: GameFactory, leases: Leases,
+                 processes: Processes, shared: bool, clock: Clock,
+                 sweep_seconds: float) -> None:
+        self.table = table
+        self.factory = factory
+        self.leases = leases
+        self.processes = processes
+        self.shared = shared
+        self.clock = clock
+        self.sweep_seconds = sweep_seconds
+        self._swept_at: float | None = None
+
+    def locate(self, game_id: int) -> None:
+        """Before a join: refuses with `moved` a game another live process plays, and adopts
+        a live game that no process plays any more."""
+        if not self.shared or self.table.get(game_id) is not None:
+            return
+        self.table.check_not_elsewhere(game_id)
+        self._adopt(game_id)
+
+    def keep(self) -> None:
+        """Every tick, on every process: this process's sign of life and its games' leases;
+        a game whose lease another process took meanwhile is let go."""
+        if not self.shared:
+            return
+        self.processes.stamp()
+        lost = self.leases.renew([game_lease(live.game_id) for live in self.table.all()])
+        for name in lost:
+            self.table.let_go(int(name.split(":")[1]))
+
+    def sweep(self) -> None:
+        """The leader, every `sweep_seconds`: live games in the database that no process
+        plays, their process dead and no player back to adopt them, are adopted here (their
+        clocks and forfeits must still run)."""
+        now = self.clock()
+        if not self.shared or (self._swept_at is not None
+                               and now - self._swept_at < self.sweep_seconds):
+            return
+        self._swept_at = now
+        ids = db.session.scalars(select(Game.id).where(Game.status != Status.FINISHED)).all()
+        db.session.commit()  # end the read transaction
+        for game_id in ids:
+            if self.table.get(game_id) is None and self.leases.holder(game_lease(game_id)) is None:
+                self._adopt(game_id)
+
+    def _adopt(self, game_id: int) -> None:
+        if not self.leases.take(game_lease(game_id)):
+            self.table.check_not_elsewhere(game_id)  # somebody was quicker
+            return
+        previous = self.processes.last_home(game_id)
+        last_alive = self.processes.alive_at(previous) if previous else None
+        if self.factory.adopt(game_id, last_alive) is None:
+            self.leases.release(game_lease(game_id))

@@ -1,0 +1,91 @@
+"""Each live game is played by one process; a room connection that reaches another is sent
+there (`moved`), and a game whose process dies is adopted by another from the database."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gobang import create_app
+from gobang.extensions import db
+from tests.conftest import make_config
+from tests.support.cluster import owner_of
+from tests.support.games import BLACK_FIVE, start_game
+
+pytestmark = [pytest.mark.live]
+
+
+def seated_game(cluster, moves=()):
+    """Two registered players and their game in play, written to the database, owned by no
+    process yet; returns (black http, white http, game id)."""
+    black, white = cluster.user("ann"), cluster.user("ben")
+    ids = [http.get(cluster.url + "/api/me", timeout=5).json()["id"] for http in (black, white)]
+    app = create_app(make_config(cluster.database_url))
+    game_id = start_game(app, ids[0], ids[1], moves)
+    with app.app_context():
+        db.engine.dispose()
+    return black, white, game_id
+
+
+def both_join(cluster, black, white, game_id):
+    (b_room, b_state, b_path), (w_room, _w_state, w_path) = (
+        cluster.join(black, game_id), cluster.join(white, game_id))
+    return b_room, w_room, b_state, (b_path, w_path)
+
+
+def play(rooms, game_id, moves, first=0):
+    for index, (row, col) in enumerate(moves, start=first):
+        ack = rooms[index % 2].ask("place_stone", {"game_id": game_id, "row": row, "col": col})
+        assert ack == {"ok": True}, ack
+
+
+def test_a_game_is_played_to_five_whichever_process_each_player_reached(cluster):
+    black, white, game_id = seated_game(cluster)
+    b_room, w_room, _state, _paths = both_join(cluster, black, white, game_id)
+    assert owner_of(cluster.redis, game_id) in ("p1", "p2")
+    play((b_room, w_room), game_id, BLACK_FIVE)
+    assert w_room.wait_for("game_over")["result"]["winner"] == "black"
+    record = black.get(f"{cluster.url}/api/games/{game_id}", timeout=5).json()
+    assert (record["status"], len(record["moves"])) == ("finished", 9)
+    assert black.get(cluster.url + "/api/me", timeout=5).json()["score"] == 1030
+
+
+def test_a_join_that_reaches_another_process_is_sent_to_the_owner(cluster):
+    black, white, game_id = seated_game(cluster)
+    cluster.join(black, game_id)
+    owner = owner_of(cluster.redis, game_id)
+    other = cluster.servers[1] if owner == "p1" else cluster.servers[0]
+    ack = other.connect(white, "/room").ask("join_game", {"game_id": game_id})
+    assert (ack["ok"], ack["error"], ack["path"]) == (False, "moved", f"/{owner}/socket.io")
+
+
+def test_a_move_sent_to_another_process_is_sent_to_the_owner(cluster):
+    black, white, game_id = seated_game(cluster)
+    cluster.join(black, game_id)
+    owner = owner_of(cluster.redis, game_id)
+    other = cluster.servers[1] if owner == "p1" else cluster.servers[0]
+    ack = other.connect(black, "/room").ask(
+        "place_stone", {"game_id": game_id, "row": 7, "col": 7})
+    assert (ack["error"], ack["path"]) == ("moved", f"/{owner}/socket.io")
+
+
+def test_players_move_again_on_another_process_after_the_owner_is_killed(cluster):
+    black, white, game_id = seated_game(cluster)
+    b_room, w_room, _state, _paths = both_join(cluster, black, white, game_id)
+    play((b_room, w_room), game_id, BLACK_FIVE[:4])
+    owner = owner_of(cluster.redis, game_id)
+    cluster.kill(owner)
+    killed_at = time.monotonic()
+    b_room, b_state, b_path = cluster.join(black, game_id)
+    w_room, _w_state, _ = cluster.join(white, game_id)
+    play((b_room, w_room), game_id, [BLACK_FIVE[4]], first=4)
+    resumed = time.monotonic() - killed_at
+    assert resumed < 10
+    assert b_state["moves"] == [list(m) for m in BLACK_FIVE[:4]]
+    assert owner_of(cluster.redis, game_id) not in (None, owner)
+    assert not b_path.startswith(owner)
+    play((b_room, w_room), game_id, BLACK_FIVE[5:], first=5)
+    assert w_room.wait_for("game_over")["result"]["reason"] == "five"
+    record = black.get(f"{cluster.url}/api/games/{game_id}", timeout=5).json()
+    assert (record["status"], len(record["moves"])) == ("finished", 9)

@@ -1,0 +1,190 @@
+"""Several real server processes sharing one PostgreSQL and one Redis, behind one nginx that
+sends `/` and `/socket.io/` to any of them and `/pN/socket.io/` to process N.
+
+PostgreSQL comes from .ci/with-postgres (GOBANG_TEST_DATABASE_URL): several processes refuse
+SQLite. Without it these tests skip, and fail when GOBANG_REQUIRE_CLUSTER=1 (CI's PostgreSQL
+pass).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+import socketio
+
+from tests.support.databases import Databases
+from tests.support.live import LiveClient, LiveServer
+from tests.support.nginx import DEPLOY, Nginx, _temp_paths
+from tests.support.redis import RedisServer
+
+REQUIRE_ENV = "GOBANG_REQUIRE_CLUSTER"
+DEFAULT_PATH = "socket.io"
+
+
+def require_postgres(databases: Databases) -> None:
+    if type(databases).__name__ != "PostgresDatabases":
+        message = "several processes need PostgreSQL: run under .ci/with-postgres"
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int]) -> str:
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;"
+                        for p in app_ports)
+    # Each process's own path, the prefix dropped on the way: the app serves /socket.io/.
+    own = "\n".join(f"""        location /p{n}/socket.io/ {{
+            proxy_pass http://127.0.0.1:{p}/socket.io/;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection "upgrade";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_buffering off;
+            proxy_read_timeout 60s;
+        }}""" for n, p in enumerate(app_ports, start=1))
+    return f"""{user}worker_processes 1;
+pid {prefix / "nginx.pid"};
+error_log {prefix / "error.log"} info;
+events {{ worker_connections 1024; }}
+http {{
+    access_log {prefix / "access.log"};
+{_temp_paths(prefix)}
+    upstream gobang_app {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+{own}
+        include {DEPLOY / "gobang-proxy.conf"};
+    }}
+}}
+"""
+
+
+class ClusterNginx(Nginx):
+    def __init__(self, prefix: Path, app_ports: list[int]) -> None:
+        super().__init__(prefix, app_ports[0])
+        self.conf.write_text(cluster_nginx_config(prefix, self.port, app_ports))
+
+
+class Cluster:
+    def __init__(self, root: Path, database_url: str, redis: RedisServer, size: int,
+                 env: dict[str, str]) -> None:
+        self.redis = redis
+        self.database_url = database_url
+        self.servers: list[LiveServer] = []
+        for number in range(1, size + 1):
+            workdir = root / f"p{number}"
+            workdir.mkdir()
+            self.servers.append(LiveServer(workdir, {
+                "GOBANG_REDIS_URL": redis.url, "GOBANG_PROCESS_NAME": f"p{number}",
+                "GOBANG_PROCESS_SOCKET_PATH": f"/p{number}/socket.io",
+                "GOBANG_PROXY_FIX": "1", "GOBANG_LEASE_SECONDS": "2", **env,
+            }, database_url))
+        prefix = root / "nginx"
+        prefix.mkdir()
+        self.nginx = ClusterNginx(prefix, [s.port for s in self.servers])
+        self.url = self.nginx.url
+        self.clients: list[socketio.Client] = []
+
+    def start_rest(self) -> None:
+        """Every process not yet running, then nginx."""
+        for server in self.servers:
+            if server.process is None:
+                server.start()
+        self.nginx.start()
+
+    def stop(self) -> None:
+        for client in self.clients:
+            try:
+                client.disconnect()
+            except Exception:  # noqa: BLE001 - its process may be dead
+                pass
+        for server in self.servers:
+            server.stop()
+        self.nginx.stop()
+
+    def kill(self, name: str) -> None:
+        self.server(name).stop(signal.SIGKILL)
+
+    def server(self, name: str) -> LiveServer:
+        return self.servers[int(name.removeprefix("p")) - 1]
+
+    def user(self, username: str) -> requests.Session:
+        return self.servers[0].user(username)
+
+    def connect(self, http: requests.Session, namespace: str,
+                path: str = DEFAULT_PATH) -> LiveClient:
+        """A client through nginx: `path` "socket.io" reaches any process."""
+        client = LiveClient(namespace)
+        cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
+        client.connect(self.url, namespaces=[namespace], headers={"Cookie": cookie},
+                       transports=["websocket"], socketio_path=path, wait_timeout=5)
+        self.clients.append(client)
+        return client
+
+    def join(self, http: requests.Session, game_id: int,
+             timeout: float = 15) -> tuple[LiveClient, dict[str, Any], str]:
+        """What the room page does: join through the site's one path, follow `moved` to the
+        game's process, and when that process is gone start again from the one path (a game
+        whose process died is adopted after its lease runs out: `conflict` until then).
+        Returns the room client, join_game's state and the path it reached."""
+        deadline = time.monotonic() + timeout
+        path, last = DEFAULT_PATH, None
+        while time.monotonic() < deadline:
+            try:
+                client = self.connect(http, "/room", path)
+            except socketio.exceptions.ConnectionError as error:
+                path, last = DEFAULT_PATH, error
+                time.sleep(0.1)
+                continue
+            ack = client.ask("join_game", {"game_id": game_id})
+            if ack.get("ok"):
+                return client, ack["state"], path
+            client.disconnect()
+            last = ack
+            if ack.get("error") == "moved":
+                path = ack["path"].strip("/")
+            elif ack.get("error") == "conflict":
+                path = DEFAULT_PATH
+                time.sleep(0.1)
+            else:
+                raise AssertionError(f"join_game refused: {ack}")
+        raise AssertionError(f"could not join game {game_id} within {timeout}s: {last}")
+
+
+def owner_of(redis: RedisServer, game_id: int) -> str | None:
+    value = redis.client().get(f"gobang:lease:game:{game_id}")
+    return value.decode() if value is not None else None
+
+
+@pytest.fixture
+def cluster_env() -> dict[str, str]:
+    return {}
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, databases: Databases, redis_server: RedisServer,
+            cluster_env: dict[str, str]) -> Iterator[Cluster]:
+    require_postgres(databases)
+    database_url = databases.empty(tmp_path)
+    found = Cluster(tmp_path, database_url, redis_server, 2, cluster_env)
+    # One process builds the schema first: several migrating one database at once would race.
+    found.servers[0].start()
+    for server in found.servers[1:]:
+        server.env["GOBANG_AUTO_MIGRATE"] = "0"
+    found.start_rest()
+    yield found
+    found.stop()
+    databases.drop(database_url)
+    for server in found.servers:
+        assert "Traceback" not in server.log(), server.log()
