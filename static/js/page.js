@@ -36,9 +36,12 @@ export function haveSocketIo() {
   return typeof window.io === "function";
 }
 
+/** The site's one Socket.IO path: any server process answers on it. */
+export const DEFAULT_SOCKET_PATH = "/socket.io";
+
 /** A Socket.IO connection to one namespace of this server. */
 export function connect(namespace) {
-  return window.io(namespace, {transports: ["websocket"]});
+  return window.io(namespace, {transports: ["websocket"], path: DEFAULT_SOCKET_PATH});
 }
 
 /** The page's message lines: the last failed request, the connection's state, and (where the
@@ -110,6 +113,9 @@ export class PageSession {
     socket.on("connect", () => this.onConnect());
     socket.on("disconnect", () => this.onDisconnect());
     socket.on("connect_error", (err) => {
+      // The process that played our game is gone: the next try goes to any process, where
+      // the game is adopted (docs/protocol.md, "Several processes").
+      if (socket.io.opts.path !== DEFAULT_SOCKET_PATH) socket.io.opts.path = DEFAULT_SOCKET_PATH;
       // socket.active is false when the server refused us (e.g. logged out): no retry will come.
       if (socket.active) this.notices.showConnection(t("Can't reach the server; retrying…"));
       else this.stop(this.options.refusedText(err.message));
@@ -148,6 +154,17 @@ export class PageSession {
     this.notices.showConnection(message);
     this.options.onStop?.();
     for (const control of this.options.root.querySelectorAll(this.options.controls)) control.disabled = true;
+  }
+
+  /** Reconnects every namespace of this page on another Socket.IO path: the one of the
+      server process that plays our game (a `moved` answer). */
+  moveTo(path) {
+    const manager = this.socket.io;
+    manager.opts.path = path;
+    // Soon, not after the usual back-off: this is a hand-over, not an outage.
+    manager.reconnectionDelay(100);
+    manager.reconnectionDelayMax(2000);
+    manager.engine.close();
   }
 
   /** Leaves for another page (a new game): from now on this one sends nothing. */

@@ -95,6 +95,16 @@ function startRoom(root) {
         applyState(ack.state);
         return;
       }
+      if (!err && ack && ack.error === "moved") {
+        session.moveTo(ack.path);  // the game is played by another server process
+        return;
+      }
+      if (!err && ack && ack.error === "conflict" && session.connected) {
+        // The game is being handed to another process, or the database was busy: again soon.
+        notices.showConnection(ack.message);
+        setTimeout(() => session.connected && join(), 1000);
+        return;
+      }
       panel.showJoinFailure(Boolean(ack && ack.error === "not_found"));
       notices.showError(err ? t("The server did not answer. Reload the page to try again.") : ack && ack.message);
     });
