@@ -121,7 +121,7 @@ class Services:
         each new pairing, forfeits, flags and aborts, the computer's moves, and last the
         hall's batched update, so that it already shows this round's changes. With several
         processes each keeps its own games, and only the leader does the rest."""
-        self.play.homes.keep()
+        yield self.play.homes.keep()
         leads = self.leadership.hold()
         if leads:
             yield self.admin.tick()
@@ -176,7 +176,7 @@ def _cluster(cfg: Any) -> tuple[Leases, Processes]:
         return SoleLeases(me), SoleProcess()
     client = redis_client(cfg["REDIS_URL"])
     return (RedisLeases(client, me, cfg["LEASE_SECONDS"]),
-            RedisProcesses(client, me, cfg["PROCESS_SOCKET_PATH"]))
+            RedisProcesses(client, me, cfg["PROCESS_SOCKET_PATH"], cfg["LEASE_SECONDS"]))
 
 
 def redis_client(url: str) -> redis.Redis:
@@ -214,19 +214,20 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]))
     rematches = Rematches(table, factory, maintenance, computer_capacity)
+    moves = Moves(table, clock, limiter(cfg["MOVES_PER_SECOND"], 1),
+                  MoveWriter(lambda: db.engine), finisher, metrics)
     return Play(
         table=table, factory=factory,
         seating=Seating(table, clock, grace, attendance, finisher, chat, rematches,
                         limiter(cfg["SPECTATOR_JOINS_PER_MINUTE"], 60), bus),
-        moves=Moves(table, clock, limiter(cfg["MOVES_PER_SECOND"], 1),
-                    MoveWriter(lambda: db.engine), finisher, metrics),
+        moves=moves,
         finisher=finisher,
         timekeeper=Timekeeper(table, clock, grace, cfg["ABORT_SECONDS"], finisher),
         draws=Draws(table, finisher, negotiations),
         takebacks=TakeBacks(table, clock, MAX_UNDOS, negotiations),
         pauses=Pauses(table, clock, negotiations), rematches=rematches, chat=chat,
         maintenance=maintenance, hints=Hints(table),
-        homes=GameHomes(table, factory, leases, processes, shared=bool(cfg["REDIS_URL"]),
+        homes=GameHomes(table, factory, moves, leases, processes, shared=bool(cfg["REDIS_URL"]),
                         clock=clock, sweep_seconds=cfg["LEASE_SECONDS"]),
     )
 

@@ -11,6 +11,7 @@ from flask import request, session
 from flask_babel import gettext
 from flask_login import current_user
 from flask_socketio import Namespace
+from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
 from gobang.extensions import db, socketio
@@ -54,6 +55,8 @@ _ROUTES: dict[str, tuple[tuple[str, Callable[[Any], str | None]], ...]] = {
     USER: ((HALL_NS, user_room), (SITE_NS, user_room)),
 }
 
+_LOCAL = frozenset({GAME, SID})
+
 
 class Publisher:
     """Sends the services' notices to whom they name."""
@@ -66,9 +69,12 @@ class Publisher:
             if notice.target == DISCONNECT_USER:
                 self._disconnect_user(notice)
                 continue
+            # A game's room is all on the process that plays it (several processes: every
+            # room connection of a game is sent to its owner), so its events skip Redis.
+            local = notice.target in _LOCAL
             for namespace, room_of in _ROUTES[notice.target]:
                 socketio.emit(notice.event, notice.payload, namespace=namespace,
-                              to=room_of(notice.key))
+                              to=room_of(notice.key), ignore_queue=local)
 
     def _disconnect_user(self, notice: Notice) -> None:
         """Tell each of the user's live connections why, then close it (a ban, from the host)."""
@@ -139,7 +145,8 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
             db.session.rollback()
             self.publish(error.notices)
             return error.ack()
-        except (SQLAlchemyError, OSError) as exc:  # the database refused: locked, disk full
+        # The database refused (locked, disk full), or the shared store is restarting.
+        except (SQLAlchemyError, OSError, RedisError) as exc:
             db.session.rollback()
             log.warning("database refused an event", extra={"fields": {
                 "event": handler.__name__[3:], "error": type(exc).__name__}})
@@ -171,7 +178,17 @@ class SessionNamespace(Namespace):
             if not self.unknown.hit(args[0] if args else None):
                 return ActionError("rate_limited", "Too many unknown events.").ack()
             return ActionError("bad_request", f"Unknown event {str(event)[:40]!r}.").ack()
-        return super().trigger_event(event, *args)
+        try:
+            return super().trigger_event(event, *args)
+        except RedisError as error:
+            # Connecting, or a disconnect's bookkeeping, while the shared store restarts: a
+            # refused connection is tried again by the page, and a lost disconnect leaves an
+            # entry that a newer connection replaces.
+            log.warning("Redis unreachable", extra={"fields": {
+                "event": event, "error": type(error).__name__}})
+            if event == "connect":
+                raise ConnectionRefusedError("unavailable") from None  # pages retry this one
+            return None
 
     def _is_lifecycle(self, event: str, sid: str | None) -> bool:
         if event == "connect":

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 
 from flask import Flask
+from redis.exceptions import RedisError
 
 from gobang.extensions import db, socketio
 from gobang.services.registry import Services
@@ -17,6 +18,13 @@ log = logging.getLogger("gobang.ticker")
 
 # How long a tick runs before everyone else gets a turn on the hub.
 SLICE_SECONDS = 0.02
+
+
+class _Outage:
+    """Whether the last tick found Redis unreachable: said once when it starts and once when
+    it ends, not five times a second."""
+
+    down = False
 
 
 def tick_once(app: Flask, found: Services, timer: Callable[[], float] = time.monotonic) -> None:
@@ -33,6 +41,15 @@ def tick_once(app: Flask, found: Services, timer: Callable[[], float] = time.mon
                 if timer() >= slice_ends:
                     socketio.sleep(0)
                     slice_ends = timer() + SLICE_SECONDS
+            if _Outage.down:
+                _Outage.down = False
+                log.warning("Redis reachable again")
+        except RedisError as error:  # the shared store restarting: the next tick retries
+            db.session.rollback()
+            if not _Outage.down:
+                _Outage.down = True
+                log.warning("ticks skipped until Redis answers", extra={"fields": {
+                    "error": type(error).__name__}})
         except Exception:
             db.session.rollback()
             log.exception("tick failed")

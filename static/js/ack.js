@@ -5,7 +5,8 @@
 import {t} from "./i18n.js";
 
 /** Returns request(event, payload, onOk, onFail) bound to one socket and one page.
-    options: {timeoutMs, stopped() -> bool, clearError(), showError(message)}. */
+    options: {timeoutMs, stopped() -> bool, clearError(), showError(message),
+              moved(path) (optional: the game is played by another server process)}. */
 export function requester(socket, options) {
   return function request(event, payload, onOk, onFail) {
     if (options.stopped()) return;
@@ -17,6 +18,10 @@ export function requester(socket, options) {
         return;
       }
       ack = ack || {ok: false, message: t("Something went wrong.")};
+      if (ack.error === "moved" && options.moved) {
+        options.moved(ack.path);  // rejoins there; the player repeats the action
+        return;
+      }
       options.showError(ack.message);
       if (onFail) onFail(ack);
     });

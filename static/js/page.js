@@ -104,6 +104,7 @@ export class PageSession {
       stopped: () => this.stopped,
       clearError: () => notices.clearError(),
       showError: (message) => notices.showError(message),
+      moved: (path) => this.moveTo(path),
     });
     this.listen();
   }
@@ -117,6 +118,12 @@ export class PageSession {
       // the game is adopted (docs/protocol.md, "Several processes").
       if (socket.io.opts.path !== DEFAULT_SOCKET_PATH) socket.io.opts.path = DEFAULT_SOCKET_PATH;
       // socket.active is false when the server refused us (e.g. logged out): no retry will come.
+      // "unavailable": the server is up but its shared store is not (yet): try again soon.
+      if (!socket.active && err.message === "unavailable") {
+        setTimeout(() => this.stopped || socket.connect(), 1000);
+        this.notices.showConnection(t("Can't reach the server; retrying…"));
+        return;
+      }
       if (socket.active) this.notices.showConnection(t("Can't reach the server; retrying…"));
       else this.stop(this.options.refusedText(err.message));
     });

@@ -89,3 +89,30 @@ def test_players_move_again_on_another_process_after_the_owner_is_killed(cluster
     assert w_room.wait_for("game_over")["result"]["reason"] == "five"
     record = black.get(f"{cluster.url}/api/games/{game_id}", timeout=5).json()
     assert (record["status"], len(record["moves"])) == ("finished", 9)
+
+
+def test_a_game_goes_on_after_redis_restarts_empty(cluster):
+    black, white, game_id = seated_game(cluster)
+    b_room, w_room, _state, _paths = both_join(cluster, black, white, game_id)
+    play((b_room, w_room), game_id, BLACK_FIVE[:4])
+    cluster.redis.restart(down_seconds=3)
+    # The pages' own recovery: join again, from the state the server holds.
+    b_room, b_state, _ = cluster.join(black, game_id)
+    w_room, _w_state, _ = cluster.join(white, game_id)
+    assert b_state["moves"] == [list(m) for m in BLACK_FIVE[:4]]
+    play((b_room, w_room), game_id, BLACK_FIVE[4:], first=4)
+    assert w_room.wait_for("game_over")["result"]["reason"] == "five"
+    record = black.get(f"{cluster.url}/api/games/{game_id}", timeout=5).json()
+    assert (record["status"], len(record["moves"])) == ("finished", 9)
+
+
+def test_a_move_whose_broadcast_was_lost_while_redis_was_down_reaches_the_opponent(cluster):
+    black, white, game_id = seated_game(cluster)
+    b_room, w_room, _state, _paths = both_join(cluster, black, white, game_id)
+    play((b_room, w_room), game_id, BLACK_FIVE[:4])
+    for _ in range(4):
+        w_room.wait_for("stone_placed")
+    cluster.redis.stop()
+    play((b_room, w_room), game_id, [BLACK_FIVE[4]], first=4)  # saved; its emit is lost
+    cluster.redis.start()
+    assert w_room.wait_for("stone_placed", timeout=10)["move"] == 5

@@ -23,6 +23,7 @@ class Processes(Protocol):
     def settle(self, game_id: int) -> None: ...
     def last_home(self, game_id: int) -> str | None: ...
     def forget(self, game_id: int) -> None: ...
+    def settled(self) -> bool: ...
 
 
 class SoleProcess:
@@ -46,13 +47,17 @@ class SoleProcess:
     def forget(self, game_id: int) -> None:
         return None
 
+    def settled(self) -> bool:
+        return True
+
 
 class RedisProcesses:
-    def __init__(self, client: redis.Redis, me: str, path: str | None,
+    def __init__(self, client: redis.Redis, me: str, path: str | None, lease_seconds: float,
                  wall: Callable[[], float] = time.time) -> None:
         self.client = client
         self.me = me
         self.path = path
+        self.lease_seconds = lease_seconds
         self.wall = wall
 
     def stamp(self) -> None:
@@ -84,3 +89,9 @@ class RedisProcesses:
 
     def forget(self, game_id: int) -> None:
         self.client.hdel(HOMES, str(game_id))
+
+    def settled(self) -> bool:
+        """False for two leases after Redis started: every live process has renewed (so
+        taken again) the leases of its games by then."""
+        uptime = self.client.info("server").get("uptime_in_seconds", 0)
+        return float(uptime) >= 2 * self.lease_seconds

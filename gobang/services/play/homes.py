@@ -10,6 +10,8 @@ fence: a stale process can write neither a second move of a number nor a second 
 
 from __future__ import annotations
 
+from flask_babel import gettext
+from redis.exceptions import RedisError
 from sqlalchemy import select
 
 from gobang.extensions import db
@@ -17,23 +19,28 @@ from gobang.models import Game
 from gobang.services.clock import Clock
 from gobang.services.cluster.leases import Leases
 from gobang.services.cluster.processes import Processes
+from gobang.services.notices import ActionError, Notice
 from gobang.services.play.factory import GameFactory
+from gobang.services.play.moves import Moves
 from gobang.services.play.table import GameTable, game_lease
 from gobang.vocabulary import Status
 
 
 class GameHomes:
-    def __init__(self, table: GameTable, factory: GameFactory, leases: Leases,
+    def __init__(self, table: GameTable, factory: GameFactory, moves: Moves, leases: Leases,
                  processes: Processes, shared: bool, clock: Clock,
                  sweep_seconds: float) -> None:
         self.table = table
         self.factory = factory
+        self.moves = moves
         self.leases = leases
         self.processes = processes
         self.shared = shared
         self.clock = clock
         self.sweep_seconds = sweep_seconds
         self._swept_at: float | None = None
+        # Redis failed us since the last good tick: emits may have been lost meanwhile.
+        self._outage = False
 
     def locate(self, game_id: int) -> None:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
@@ -43,15 +50,35 @@ class GameHomes:
         self.table.check_not_elsewhere(game_id)
         self._adopt(game_id)
 
-    def keep(self) -> None:
+    def keep(self) -> list[Notice]:
         """Every tick, on every process: this process's sign of life and its games' leases;
-        a game whose lease another process took meanwhile is let go."""
+        a game whose lease another process took meanwhile is let go. After Redis was
+        unreachable, each game's last move goes out again, so every page resyncs."""
         if not self.shared:
-            return
-        self.processes.stamp()
-        lost = self.leases.renew([game_lease(live.game_id) for live in self.table.all()])
-        for name in lost:
-            self.table.let_go(int(name.split(":")[1]))
+            return []
+        try:
+            self.processes.stamp()
+            lost = self.leases.renew([game_lease(live.game_id) for live in self.table.all()])
+            gone = [self._let_go(name) for name in lost if not self.leases.take(name)]
+        except RedisError:
+            self._outage = True
+            raise
+        if not self._outage:
+            return [notice for notice in gone if notice is not None]
+        self._outage = False
+        return [n for n in map(self.moves.repeat_last, self.table.all()) if n is not None]
+
+    def _let_go(self, name: str) -> Notice | None:
+        """Another process took the game while this one stalled past its lease (a lease
+        found free, Redis restarted empty, is simply taken again): theirs now. Its pages
+        here get its last move again: they ask this process for the game, which answers
+        `moved`, and follow it."""
+        live = self.table.get(int(name.split(":")[1]))
+        if live is None:
+            return None
+        notice = self.moves.repeat_last(live)
+        self.table.let_go(live.game_id)
+        return notice
 
     def sweep(self) -> None:
         """The leader, every `sweep_seconds`: live games in the database that no process
@@ -62,6 +89,8 @@ class GameHomes:
                                and now - self._swept_at < self.sweep_seconds):
             return
         self._swept_at = now
+        if not self.processes.settled():
+            return
         ids = db.session.scalars(select(Game.id).where(Game.status != Status.FINISHED)).all()
         db.session.commit()  # end the read transaction
         for game_id in ids:
@@ -69,6 +98,11 @@ class GameHomes:
                 self._adopt(game_id)
 
     def _adopt(self, game_id: int) -> None:
+        if not self.processes.settled():
+            # Redis restarted empty a moment ago: the processes that play their games have
+            # not yet taken their leases again, and a game taken now would be played twice.
+            raise ActionError("conflict", gettext(
+                "The game is moving to another server; try again in a moment."))
         if not self.leases.take(game_lease(game_id)):
             self.table.check_not_elsewhere(game_id)  # somebody was quicker
             return

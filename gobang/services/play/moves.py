@@ -9,6 +9,7 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 
 from gobang.models import utcnow
+from gobang.rules import Game as RulesGame
 from gobang.rules import IllegalMove, Outcome
 from gobang.services.clock import Clock
 from gobang.services.metrics import Metrics
@@ -76,6 +77,20 @@ class Moves:
             line = [list(p) for p in outcome.line] if outcome.line else None
             notices += self.finisher.finish(live, Ending(outcome.winner, outcome.reason, line))
         return notices
+
+    def repeat_last(self, live: LiveGame) -> Notice | None:
+        """The game's last `stone_placed` again. A page that has it sees a move it already
+        has and asks for the whole state; a page that missed it (an emit lost while Redis
+        was down) takes it: either way no page stays on a stale board."""
+        with live.lock:
+            if not live.rules.moves or live.status != Status.PLAYING:
+                return None
+            number = len(live.rules.moves)
+            row, col = live.rules.moves[-1]
+            return room_notice(
+                "stone_placed", live, row=row, col=col, color=RulesGame.color_of_move(number - 1),
+                move=number, to_move=live.rules.to_move, clocks=self.table.clocks(live),
+                abort_seconds=live.abort_left(self.clock()))
 
     def _save(self, live: LiveGame, number: int, row: int, col: int, color: str,
               saved_clocks: Any) -> None:
