@@ -21,9 +21,9 @@ from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
+from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
 from gobang.services.cluster.leader import Leadership
 from gobang.services.cluster.leases import Leases, RedisLeases, SoleLeases
-from gobang.services.cluster.processes import Processes, RedisProcesses, SoleProcess
 from gobang.services.computer.computer import Computer
 from gobang.services.computer.engines import (
     EnginePool,
@@ -144,14 +144,14 @@ def build_services(app: Flask) -> Services:
 
     chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
     store = MemoryStore()
-    leases, processes = _cluster(cfg)
+    leases, directory = _cluster(cfg)
     metrics = Metrics()
     bus = Bus()
     pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
                                 cfg["CLOCK_INCREMENT_SECONDS"])
     engines = EnginePool(engine_settings(cfg))
     play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity,
-                 leases, processes)
+                 leases, directory)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
     lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window), actions, pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
@@ -169,14 +169,14 @@ def build_services(app: Flask) -> Services:
     )
 
 
-def _cluster(cfg: Any) -> tuple[Leases, Processes]:
+def _cluster(cfg: Any) -> tuple[Leases, Directory]:
     """One process (no REDIS_URL) holds every lease; several share them in Redis."""
     me = cfg["PROCESS_NAME"]
     if not cfg["REDIS_URL"]:
-        return SoleLeases(me), SoleProcess()
+        return SoleLeases(me), SoleDirectory()
     client = redis_client(cfg["REDIS_URL"])
     return (RedisLeases(client, me, cfg["LEASE_SECONDS"]),
-            RedisProcesses(client, me, cfg["PROCESS_SOCKET_PATH"], cfg["LEASE_SECONDS"]))
+            RedisDirectory(client, me, cfg["PROCESS_SOCKET_PATH"], cfg["LEASE_SECONDS"]))
 
 
 def redis_client(url: str) -> redis.Redis:
@@ -201,11 +201,11 @@ def engine_settings(cfg: Any) -> EngineSettings:
 
 def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
           limiter: Callable[[int, float], RateLimiter], pools: Pools,
-          computer_capacity: int, leases: Leases, processes: Processes) -> Play:
+          computer_capacity: int, leases: Leases, directory: Directory) -> Play:
     cfg = app.config
     negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
-    table = GameTable(store, clock, leases, processes)
+    table = GameTable(store, clock, leases, directory)
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(
@@ -227,7 +227,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
         takebacks=TakeBacks(table, clock, MAX_UNDOS, negotiations),
         pauses=Pauses(table, clock, negotiations), rematches=rematches, chat=chat,
         maintenance=maintenance, hints=Hints(table),
-        homes=GameHomes(table, factory, moves, leases, processes, shared=bool(cfg["REDIS_URL"]),
+        homes=GameHomes(table, factory, moves, leases, directory, shared=bool(cfg["REDIS_URL"]),
                         clock=clock, sweep_seconds=cfg["LEASE_SECONDS"]),
     )
 

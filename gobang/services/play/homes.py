@@ -17,8 +17,8 @@ from sqlalchemy import select
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.services.clock import Clock
+from gobang.services.cluster.directory import Directory
 from gobang.services.cluster.leases import Leases
-from gobang.services.cluster.processes import Processes
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.moves import Moves
@@ -28,13 +28,13 @@ from gobang.vocabulary import Status
 
 class GameHomes:
     def __init__(self, table: GameTable, factory: GameFactory, moves: Moves, leases: Leases,
-                 processes: Processes, shared: bool, clock: Clock,
+                 directory: Directory, shared: bool, clock: Clock,
                  sweep_seconds: float) -> None:
         self.table = table
         self.factory = factory
         self.moves = moves
         self.leases = leases
-        self.processes = processes
+        self.directory = directory
         self.shared = shared
         self.clock = clock
         self.sweep_seconds = sweep_seconds
@@ -57,7 +57,7 @@ class GameHomes:
         if not self.shared:
             return []
         try:
-            self.processes.stamp()
+            self.directory.stamp()
             lost = self.leases.renew([game_lease(live.game_id) for live in self.table.all()])
             gone = [self._let_go(name) for name in lost if not self.leases.take(name)]
         except RedisError:
@@ -89,7 +89,7 @@ class GameHomes:
                                and now - self._swept_at < self.sweep_seconds):
             return
         self._swept_at = now
-        if not self.processes.settled():
+        if not self.directory.settled():
             return
         ids = db.session.scalars(select(Game.id).where(Game.status != Status.FINISHED)).all()
         db.session.commit()  # end the read transaction
@@ -98,7 +98,7 @@ class GameHomes:
                 self._adopt(game_id)
 
     def _adopt(self, game_id: int) -> None:
-        if not self.processes.settled():
+        if not self.directory.settled():
             # Redis restarted empty a moment ago: the processes that play their games have
             # not yet taken their leases again, and a game taken now would be played twice.
             raise ActionError("conflict", gettext(
@@ -106,7 +106,7 @@ class GameHomes:
         if not self.leases.take(game_lease(game_id)):
             self.table.check_not_elsewhere(game_id)  # somebody was quicker
             return
-        previous = self.processes.last_home(game_id)
-        last_alive = self.processes.alive_at(previous) if previous else None
+        previous = self.directory.last_home(game_id)
+        last_alive = self.directory.alive_at(previous) if previous else None
         if self.factory.adopt(game_id, last_alive) is None:
             self.leases.release(game_lease(game_id))

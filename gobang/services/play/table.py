@@ -10,8 +10,8 @@ from flask_babel import gettext
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.services.clock import Clock
+from gobang.services.cluster.directory import Directory
 from gobang.services.cluster.leases import Leases
-from gobang.services.cluster.processes import Processes
 from gobang.services.notices import ActionError
 from gobang.services.play.live import LiveGame
 from gobang.services.store import LiveStore
@@ -28,15 +28,15 @@ class GameTable:
     answered `moved`, with the path that reaches its process."""
 
     def __init__(self, store: LiveStore, clock: Clock, leases: Leases,
-                 processes: Processes) -> None:
+                 directory: Directory) -> None:
         self.store = store
         self.clock = clock
         self.leases = leases
-        self.processes = processes
+        self.directory = directory
 
     def add(self, live: LiveGame) -> None:
         self.leases.take(game_lease(live.game_id))
-        self.processes.settle(live.game_id)
+        self.directory.settle(live.game_id)
         self.store.put_game(live.game_id, live, live.people_ids())
 
     def get(self, game_id: int) -> LiveGame | None:
@@ -44,7 +44,7 @@ class GameTable:
 
     def drop(self, game_id: int) -> None:
         self.store.drop_game(game_id)
-        self.processes.forget(game_id)
+        self.directory.forget(game_id)
         self.leases.release(game_lease(game_id))
 
     def let_go(self, game_id: int) -> None:
@@ -72,7 +72,7 @@ class GameTable:
         holder = self.leases.holder(game_lease(game_id))
         if holder is None or holder == self.leases.me:
             return
-        path = self.processes.path_of(holder)
+        path = self.directory.path_of(holder)
         if path is None:
             raise ActionError("conflict", gettext(
                 "The game is moving to another server; try again in a moment."))

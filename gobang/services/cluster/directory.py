@@ -16,7 +16,7 @@ ALIVE = "gobang:process_alive"
 HOMES = "gobang:game_homes"
 
 
-class Processes(Protocol):
+class Directory(Protocol):
     def stamp(self) -> None: ...
     def path_of(self, process: str) -> str | None: ...
     def alive_at(self, process: str) -> datetime | None: ...
@@ -26,7 +26,7 @@ class Processes(Protocol):
     def settled(self) -> bool: ...
 
 
-class SoleProcess:
+class SoleDirectory:
     """One process: nobody else to find."""
 
     def stamp(self) -> None:
@@ -51,7 +51,7 @@ class SoleProcess:
         return True
 
 
-class RedisProcesses:
+class RedisDirectory:
     def __init__(self, client: redis.Redis, me: str, path: str | None, lease_seconds: float,
                  wall: Callable[[], float] = time.time) -> None:
         self.client = client
