@@ -1,7 +1,8 @@
 """Live state shared by the hall and the rooms: connections, the match queue, live games.
 
-Kept behind this small interface so that a store shared by several server processes (Redis,
-say) can replace the in-process one without touching the namespaces.
+Kept behind this small interface so that the store several server processes share
+(gobang/services/cluster/redis_store.py, with config REDIS_URL) replaces the in-process one
+without touching the namespaces.
 """
 
 from __future__ import annotations
