@@ -11,6 +11,7 @@ import pytest
 
 from gobang.rules import Game
 from gobang.services.cluster.hall_state import HALL_PLAYERS, redis_hall_state
+from gobang.services.cluster.processes import PROCESSES
 from gobang.services.cluster.redis_store import RedisStore
 from gobang.services.hall.state import Challenge, HallState
 from gobang.services.play.live import LiveGame, Seat
@@ -123,6 +124,16 @@ def test_the_pages_of_a_dead_process_leave_the_list_within_its_lease(process):
     assert living.state.presence.on_pages(1)
     until(lambda: not living.state.presence.on_pages(1), SHORT + 1, living)
     assert living.state.presence.page_players() == {}
+
+
+def test_a_live_process_sweeps_away_a_dead_ones_keys_and_lease(process, redis_server):
+    dying, living = process("p1", SHORT), process("p2", SHORT)
+    dying.state.presence.page_add(1, "page", player(1))
+    until(lambda: not living.state.presence.on_pages(1), SHORT + 1, living)
+    living.store.heartbeat()
+    client = redis_server.client()
+    assert client.keys("gobang:process:*") == []
+    assert client.zrange(PROCESSES, 0, -1) == [living.store.processes.me.encode()]
 
 
 def test_a_challenge_sent_on_one_process_is_found_on_another(process):

@@ -76,26 +76,33 @@ def test_a_queue_is_one_queue_for_all_processes(process):
     assert one.queue_entry(1) is None
 
 
+def race_for_pairs(stores: list[RedisStore],
+                   pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """One thread per pair, all let go at once, each on the next process in turn; returns
+    the pairs taken."""
+    taken: list[tuple[int, int]] = []
+    start = threading.Barrier(len(pairs))
+
+    def take(pair: tuple[int, int], store: RedisStore) -> None:
+        start.wait()
+        if store.queue_take_pair(*pair):
+            taken.append(pair)
+
+    threads = [threading.Thread(target=take, args=(pair, stores[i % len(stores)]))
+               for i, pair in enumerate(pairs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return taken
+
+
 def test_racing_pair_takes_never_take_a_user_twice(process):
     """Twenty takers on two processes race for overlapping pairs (1, 2), (2, 3), ... at once."""
     stores = [process("p1"), process("p2")]
     for _round in range(5):
         queue(stores[0], *range(1, 22))
-        pairs = [(n, n + 1) for n in range(1, 21)]
-        taken: list[tuple[int, int]] = []
-        start = threading.Barrier(len(pairs))
-
-        def take(pair: tuple[int, int], store: RedisStore) -> None:
-            start.wait()
-            if store.queue_take_pair(*pair):
-                taken.append(pair)
-
-        threads = [threading.Thread(target=take, args=(pair, stores[i % 2]))
-                   for i, pair in enumerate(pairs)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        taken = race_for_pairs(stores, [(n, n + 1) for n in range(1, 21)])
         users = [user for pair in taken for user in pair]
         assert taken and len(users) == len(set(users))
         left = {e.user_id for e in stores[0].queue_entries()}
