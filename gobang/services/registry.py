@@ -11,6 +11,7 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import redis
@@ -22,8 +23,10 @@ from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.clock import Clock, monotonic
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
+from gobang.services.cluster.hall_state import redis_hall_state
 from gobang.services.cluster.leader import Leadership
 from gobang.services.cluster.leases import Leases, RedisLeases, SoleLeases
+from gobang.services.cluster.redis_store import RedisStore
 from gobang.services.computer.computer import Computer
 from gobang.services.computer.engines import (
     EnginePool,
@@ -33,12 +36,13 @@ from gobang.services.computer.engines import (
 )
 from gobang.services.events import Bus, GameEnded, GameStarted, PlayerAway
 from gobang.services.hall.challenges import Challenges
-from gobang.services.hall.chat import HallChat
+from gobang.services.hall.chat import CHAT_KEPT, HallChat
 from gobang.services.hall.hall import Hall
 from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.matchmaking import Matchmaking
 from gobang.services.hall.pairings import Pairings
 from gobang.services.hall.presence import Presence
+from gobang.services.hall.state import GameList, HallState, memory_hall_state
 from gobang.services.hall.view import HallView, ViewSizes
 from gobang.services.metrics import Metrics
 from gobang.services.notices import Notice
@@ -98,6 +102,24 @@ class Lobby:
     chat: HallChat
     view: HallView
     pools: Pools
+    # Every process's live games; `publish` shares this process's (every tick).
+    games: GameList
+
+
+@dataclass(frozen=True)
+class Stores:
+    """Where the live state is kept: this process's memory, or Redis for several processes."""
+
+    live: LiveStore
+    # The hall's state, once the table of live games exists.
+    hall: Callable[[GameTable], HallState]
+
+
+def make_stores(cfg: Any, client: redis.Redis | None) -> Stores:
+    if client is None:
+        return Stores(MemoryStore(), partial(memory_hall_state, chat_kept=CHAT_KEPT))
+    store = RedisStore(client, cfg["PROCESS_NAME"], cfg["LEASE_SECONDS"])
+    return Stores(store, partial(redis_hall_state, store, chat_kept=CHAT_KEPT))
 
 
 @dataclass(frozen=True)
@@ -121,7 +143,9 @@ class Services:
         each new pairing, forfeits, flags and aborts, the computer's moves, and last the
         hall's batched update, so that it already shows this round's changes. With several
         processes each keeps its own games, and only the leader does the rest."""
+        self.store.heartbeat()
         yield self.play.homes.keep()
+        self.lobby.games.publish()
         leads = self.leadership.hold()
         if leads:
             yield self.admin.tick()
@@ -143,8 +167,10 @@ def build_services(app: Flask) -> Services:
         return RateLimiter(limit, window, clock, enabled=enabled)
 
     chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
-    store = MemoryStore()
-    leases, directory = _cluster(cfg)
+    client = redis_client(cfg["REDIS_URL"]) if cfg["REDIS_URL"] else None
+    stores = make_stores(cfg, client)
+    store = stores.live
+    leases, directory = _cluster(cfg, client)
     metrics = Metrics()
     bus = Bus()
     pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
@@ -153,7 +179,8 @@ def build_services(app: Flask) -> Services:
     play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity,
                  leases, directory)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
-    lobby = _lobby(app, store, clock, rng, play, limiter(*chat_window), actions, pools)
+    lobby = _lobby(app, store, stores.hall(play.table), clock, rng, play,
+                   limiter(*chat_window), actions, pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
                         play.maintenance, actions, rng, pools)
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
@@ -169,12 +196,11 @@ def build_services(app: Flask) -> Services:
     )
 
 
-def _cluster(cfg: Any) -> tuple[Leases, Directory]:
+def _cluster(cfg: Any, client: redis.Redis | None) -> tuple[Leases, Directory]:
     """One process (no REDIS_URL) holds every lease; several share them in Redis."""
     me = cfg["PROCESS_NAME"]
-    if not cfg["REDIS_URL"]:
+    if client is None:
         return SoleLeases(me), SoleDirectory()
-    client = redis_client(cfg["REDIS_URL"])
     return (RedisLeases(client, me, cfg["LEASE_SECONDS"]),
             RedisDirectory(client, me, cfg["PROCESS_SOCKET_PATH"], cfg["LEASE_SECONDS"]))
 
@@ -232,27 +258,29 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
     )
 
 
-def _lobby(app: Flask, store: LiveStore, clock: Clock, rng: random.Random, play: Play,
-           chat_limiter: RateLimiter, action_limiter: RateLimiter, pools: Pools) -> Lobby:
+def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: random.Random,
+           play: Play, chat_limiter: RateLimiter, action_limiter: RateLimiter,
+           pools: Pools) -> Lobby:
     cfg = app.config
     table, maintenance = play.table, play.maintenance
     matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
                       is_connected=lambda user_id: store.connection(Namespace.HALL, user_id)
                       is not None)
-    presence = Presence(store, table, matcher, play.seating.absence)
-    view = HallView(presence, table, matcher, clock,
+    presence = Presence(store, table, matcher, play.seating.absence, state.presence,
+                        state.games)
+    view = HallView(presence, state.games, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
                     cfg["HALL_UPDATE_SECONDS"], pools)
     pairings = Pairings(play.factory)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
-                            rng, pools)
-    chat = HallChat(chat_limiter)
+                            rng, pools, state.challenges)
+    chat = HallChat(chat_limiter, state.chat)
     return Lobby(
         hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
                                 action_limiter, pools),
-        challenges=challenges, chat=chat, view=view, pools=pools,
+        challenges=challenges, chat=chat, view=view, pools=pools, games=state.games,
     )
 
 

@@ -1,7 +1,8 @@
 """Live state shared by the hall and the rooms: connections, the match queue, live games.
 
-Kept behind this small interface so that a store shared by several server processes (Redis,
-say) can replace the in-process one without touching the namespaces.
+Kept behind this small interface so that the store several server processes share
+(gobang/services/cluster/redis_store.py, with config REDIS_URL) replaces the in-process one
+without touching the namespaces.
 """
 
 from __future__ import annotations
@@ -39,11 +40,13 @@ class LiveStore(Protocol):
     def queue_remove(self, user_id: int) -> QueueEntry | None: ...
     def queue_entries(self) -> list[QueueEntry]: ...
     def queue_entry(self, user_id: int) -> QueueEntry | None: ...
-    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, int]) -> None: ...
+    def queue_take_pair(self, first: int, second: int) -> bool: ...
+    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None: ...
     def get_game(self, game_id: int) -> Any | None: ...
     def drop_game(self, game_id: int) -> None: ...
     def games(self) -> list[Any]: ...
     def game_of_user(self, user_id: int) -> int | None: ...
+    def heartbeat(self) -> None: ...
 
 
 class MemoryStore:
@@ -105,7 +108,16 @@ class MemoryStore:
         with self._lock:
             return self._queue.get(user_id)
 
-    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, int]) -> None:
+    def queue_take_pair(self, first: int, second: int) -> bool:
+        """Take both users out of the queue, or neither: a pairing only stands if both still
+        wait (one may have cancelled, or been paired by another round, since they were read)."""
+        with self._lock:
+            if first == second or first not in self._queue or second not in self._queue:
+                return False
+            del self._queue[first], self._queue[second]
+            return True
+
+    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
         with self._lock:
             self._games[game_id] = game
             for user_id in user_ids:
@@ -129,6 +141,9 @@ class MemoryStore:
     def game_of_user(self, user_id: int) -> int | None:
         with self._lock:
             return self._user_game.get(user_id)
+
+    def heartbeat(self) -> None:
+        """Nothing to renew: this process is the only one, alive while it runs."""
 
 
 K = TypeVar("K")

@@ -1,1 +1,2 @@
-"""Several server processes sharing one Redis: leases, and where each live game is played."""
+"""Several server processes sharing one Redis (config REDIS_URL): leases, where each live
+game is played, and the live state the processes share."""

@@ -6,11 +6,9 @@ what they are told goes to all their pages (`USER`), the hall and each page's /s
 
 from __future__ import annotations
 
-import itertools
 import random
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext
@@ -20,27 +18,19 @@ from gobang.models import User, username_key
 from gobang.services.hall.matcher import Matcher, Pairing
 from gobang.services.hall.pairings import Pairings
 from gobang.services.hall.presence import Presence
+from gobang.services.hall.state import Challenge, ChallengeBook
 from gobang.services.notices import USER, ActionError, Notice
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
-from gobang.services.pools import OMITTED, Pools, TimeControl, wire
+from gobang.services.pools import OMITTED, Pools, wire
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.validation import ruleset_choice
-
-
-@dataclass(frozen=True)
-class Challenge:
-    challenge_id: str
-    from_id: int
-    to_id: int
-    ruleset: str
-    clock: TimeControl
 
 
 class Challenges:
     def __init__(self, table: GameTable, presence: Presence, matcher: Matcher,
                  pairings: Pairings, maintenance: Maintenance, limiter: RateLimiter,
-                 rng: random.Random, pools: Pools) -> None:
+                 rng: random.Random, pools: Pools, book: ChallengeBook) -> None:
         self.table = table
         self.pools = pools
         self.presence = presence
@@ -49,8 +39,8 @@ class Challenges:
         self.maintenance = maintenance
         self.limiter = limiter
         self.rng = rng
-        self._open: dict[str, Challenge] = {}
-        self._ids = itertools.count(1)
+        # The open challenges, shared by every process: ids unique among them all.
+        self.book = book
 
     def send(self, user: User, username: Any, ruleset: Any,
              clock: Any = OMITTED) -> tuple[str, list[Notice]]:
@@ -66,8 +56,8 @@ class Challenges:
         self._check_can_challenge(user, target)
         notices = self.drop_from(user.id)
         self.matcher.cancel(user.id)
-        challenge = Challenge(f"c{next(self._ids)}", user.id, target.id, ruleset, clock)
-        self._open[challenge.challenge_id] = challenge
+        challenge = Challenge(self.book.new_id(), user.id, target.id, ruleset, clock)
+        self.book.add(challenge)
         notices.append(Notice("challenge_received", {
             "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
             "clock": wire(clock)}, USER, target.id))
@@ -77,14 +67,15 @@ class Challenges:
         if not isinstance(challenge_id, str) or not isinstance(accept, bool):
             raise ActionError("bad_request",
                               gettext("Send challenge_id (string) and accept (boolean)."))
-        challenge = self._open.get(challenge_id)
+        challenge = self.book.get(challenge_id)
         if challenge is None or challenge.to_id != user.id:
-            raise ActionError("not_found", gettext("That challenge is no longer open."))
+            raise _no_longer_open()
         if accept:
             self.maintenance.check_open()
             self.table.check_free(user.id)
             self.table.check_free(challenge.from_id)
-        del self._open[challenge_id]
+        if not self.book.take(challenge_id):  # cancelled meanwhile, on another process say
+            raise _no_longer_open()
         if not accept:
             return [Notice("challenge_declined", {"challenge_id": challenge_id}, USER,
                            challenge.from_id)]
@@ -112,7 +103,7 @@ class Challenges:
             raise ActionError("bad_request", gettext("You cannot challenge yourself."))
         if self.table.current_game_of(target.id) is not None:
             raise ActionError("busy", gettext("%(name)s is playing a game.", name=target.username))
-        if any(c.from_id == user.id and c.to_id == target.id for c in self._open.values()):
+        if any(c.from_id == user.id and c.to_id == target.id for c in self.book.all()):
             raise ActionError("conflict", gettext("You have already challenged %(name)s.",
                                                   name=target.username))
 
@@ -126,12 +117,17 @@ class Challenges:
 
     def _drop(self, matches: Callable[[Challenge], bool]) -> list[Notice]:
         notices = []
-        for challenge in [c for c in self._open.values() if matches(c)]:
-            del self._open[challenge.challenge_id]
+        for challenge in [c for c in self.book.all() if matches(c)]:
+            if not self.book.take(challenge.challenge_id):
+                continue  # closed meanwhile: whoever closed it told both players
             payload = {"challenge_id": challenge.challenge_id}
             notices += [Notice("challenge_cancelled", payload, USER, challenge.from_id),
                         Notice("challenge_cancelled", payload, USER, challenge.to_id)]
         return notices
+
+
+def _no_longer_open() -> ActionError:
+    return ActionError("not_found", gettext("That challenge is no longer open."))
 
 
 def check_action_rate(limiter: RateLimiter, user_id: int) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections import deque
 from typing import Any
 
 from gobang.models import User
+from gobang.services.hall.state import ChatLog
 from gobang.services.notices import HALL, Notice
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.text import check_rate, clean_text, timestamp
@@ -17,16 +17,17 @@ HELLO_CHAT_BYTES = 6 * 1024
 
 
 class HallChat:
-    def __init__(self, limiter: RateLimiter) -> None:
+    def __init__(self, limiter: RateLimiter, log: ChatLog) -> None:
         self.limiter = limiter
-        self._log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        # The last CHAT_KEPT messages, oldest first.
+        self.log = log
 
     def say(self, user: User, text: Any) -> list[Notice]:
         text = clean_text(text)
         check_rate(self.limiter, user.id)
         message = {"from": {"id": user.id, "username": user.username}, "text": text,
                    "ts": timestamp()}
-        self._log.append(message)
+        self.log.append(message)
         return [Notice("chat", message, HALL)]
 
     def recent(self, budget: int = HELLO_CHAT_BYTES) -> list[dict[str, Any]]:
@@ -34,7 +35,7 @@ class HallChat:
         wire escapes non-ASCII text, six bytes a character): `hello` stays small however
         long the messages were."""
         kept: list[dict[str, Any]] = []
-        for message in reversed(self._log):
+        for message in reversed(self.log.messages()):
             budget -= len(json.dumps(message))
             if budget < 0:
                 break

@@ -77,10 +77,10 @@ class Matcher:
         pairings: list[Pairing] = []
         for entries in by_pool.values():
             pairings += self._pair_pool(entries)
-        for pairing in pairings:
-            self.store.queue_remove(pairing.black)
-            self.store.queue_remove(pairing.white)
-        return pairings, dropped
+        # Only the pairs still both queued stand: no one is ever paired twice, whichever
+        # process pairs them and whatever changed since the queue was read.
+        taken = [p for p in pairings if self.store.queue_take_pair(p.black, p.white)]
+        return taken, dropped
 
     def _pair_pool(self, entries: list[QueueEntry]) -> list[Pairing]:
         now = self.clock()

@@ -14,11 +14,12 @@ from gobang.extensions import db
 from gobang.models import User, username_key
 from gobang.services.events import GameEnded, PlayerAway
 from gobang.services.hall.matcher import Matcher
+from gobang.services.hall.state import GameList, PresenceState
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
 from gobang.services.pools import wire
 from gobang.services.store import LiveStore
-from gobang.vocabulary import Namespace, Status
+from gobang.vocabulary import Namespace
 
 PLAYING, QUEUED, IDLE = "playing", "queued", "idle"
 
@@ -28,30 +29,27 @@ Absence = Callable[[int], dict[str, Any] | None]
 
 class Presence:
     def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher,
-                 absence: Absence) -> None:
+                 absence: Absence, state: PresenceState, games: GameList) -> None:
         self.store = store
         self.table = table
         self.matcher = matcher
         self.absence = absence
-        # Player objects of the users in the hall, {"id", "username", "score"}: the view and
-        # the search read them from memory, never from the database.
-        self._players: dict[int, dict[str, Any]] = {}
-        # Users on other pages of the site (a /site connection per tab): online, and so
-        # listed and open to challenges, though not in the hall.
-        self._elsewhere: dict[int, set[str]] = {}
-        self._elsewhere_players: dict[int, dict[str, Any]] = {}
+        # The player objects of those in the hall, and of those on other pages of the site
+        # (online, and so listed and open to challenges, though not in the hall).
+        self.state = state
+        self.games = games
 
     def arrive(self, user: User, sid: str) -> str | None:
         """Make `sid` the user's hall connection; returns the older one it replaces."""
         replaced = self.store.claim_connection(Namespace.HALL, user.id, sid)
-        self._players[user.id] = user.player()
+        self.state.hall_add(user.id, user.player())
         return replaced
 
     def depart(self, user_id: int, sid: str) -> bool:
         """False when a newer connection had replaced `sid`: the user is still here."""
         if not self.store.release_connection(Namespace.HALL, user_id, sid):
             return False
-        self._players.pop(user_id, None)
+        self.state.hall_remove(user_id)
         return True
 
     def is_here(self, user_id: int) -> bool:
@@ -59,26 +57,19 @@ class Presence:
 
     def visit(self, user: User, sid: str) -> None:
         """A page other than the hall opened its /site connection."""
-        self._elsewhere.setdefault(user.id, set()).add(sid)
-        self._elsewhere_players[user.id] = user.player()
+        self.state.page_add(user.id, sid, user.player())
 
     def leave_page(self, user_id: int, sid: str) -> bool:
         """True when that was the user's last page outside the hall."""
-        sids = self._elsewhere.get(user_id, set())
-        sids.discard(sid)
-        if sids:
-            return False
-        self._elsewhere.pop(user_id, None)
-        self._elsewhere_players.pop(user_id, None)
-        return True
+        return self.state.page_remove(user_id, sid)
 
     def elsewhere(self) -> list[int]:
         """The users with a page of the site open outside the hall."""
-        return list(self._elsewhere)
+        return self.state.page_users()
 
     def is_online(self, user_id: int) -> bool:
         """In the hall or on any other page: someone a challenge can reach."""
-        return self.is_here(user_id) or bool(self._elsewhere.get(user_id))
+        return self.is_here(user_id) or self.state.on_pages(user_id)
 
     def status(self, user_id: int) -> str:
         if self.table.current_game_of(user_id) is not None:
@@ -98,11 +89,10 @@ class Presence:
         those in the hall or on another page of the site, and the players of every live game,
         who are on its page and not in the hall but are still online, playing, and worth a
         Watch link."""
-        online = {**self._elsewhere_players, **self._players}
-        for game in self.table.all():
-            if game.status != Status.FINISHED:
-                for seat in (game.black, game.white):
-                    online.setdefault(seat.user_id, seat.player())
+        online = {**self.state.page_players(), **self.state.hall_players()}
+        for game in self.games.summaries():
+            for player in (game["black"], game["white"]):
+                online.setdefault(player["id"], player)
         return list(online.values())
 
     def find(self, prefix: str, limit: int) -> list[dict[str, Any]]:
@@ -115,17 +105,17 @@ class Presence:
 
     def changed(self, user_id: int) -> list[Notice]:
         """`me` to the user (their status or figures changed), if they are in the hall."""
-        here, elsewhere = self.is_here(user_id), user_id in self._elsewhere_players
+        here, elsewhere = self.is_here(user_id), self.state.on_pages(user_id)
         if not here and not elsewhere:
             return []
         user = db.session.get(User, user_id)
         if user is None:
             return []
         if elsewhere:  # their new score, for the view
-            self._elsewhere_players[user_id] = user.player()
+            self.state.page_update(user_id, user.player())
         if not here:
             return []
-        self._players[user_id] = user.player()
+        self.state.hall_add(user_id, user.player())
         return [Notice("me", self.personal(user), HALL_USER, user_id)]
 
     def personal(self, user: User) -> dict[str, Any]:

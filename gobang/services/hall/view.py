@@ -23,10 +23,10 @@ from typing import Any
 from gobang.services.clock import Clock
 from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.presence import Presence
+from gobang.services.hall.state import GameList
 from gobang.services.notices import HALL, Notice
-from gobang.services.play.table import GameTable
 from gobang.services.pools import Pools, pool_name
-from gobang.vocabulary import RULESETS, Status
+from gobang.vocabulary import RULESETS
 
 Entry = dict[str, Any]
 
@@ -48,16 +48,17 @@ class _Sent:
 
 
 class HallView:
-    def __init__(self, presence: Presence, table: GameTable, matcher: Matcher, clock: Clock,
+    def __init__(self, presence: Presence, games: GameList, matcher: Matcher, clock: Clock,
                  sizes: ViewSizes, interval: float, pools: Pools) -> None:
         self.pools = pools
         self.presence = presence
-        self.table = table
+        # Every process's live games, as summaries.
+        self.games = games
         self.matcher = matcher
         self.clock = clock
         self.sizes = sizes
         self.interval = interval
-        self._sent = _Sent(counts=self._counts())
+        self._sent = _Sent(counts=self._counts(games.summaries()))
         self._due = clock()
         # The ticker computes updates while handlers read snapshots (threads under `flask run`).
         self._lock = threading.Lock()
@@ -75,7 +76,8 @@ class HallView:
         if now < self._due:
             return []
         self._due = now + self.interval
-        counts, players, games = self._counts(), self._players(), self._games()
+        live = self.games.summaries()
+        counts, players, games = self._counts(live), self._players(), self._games(live)
         with self._lock:
             before = self._sent
             update: dict[str, Any] = {
@@ -88,11 +90,11 @@ class HallView:
             self._sent = _Sent(before.seq + 1, counts, players, games)
         return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL)]
 
-    def _counts(self) -> dict[str, Any]:
+    def _counts(self, live: list[Entry]) -> dict[str, Any]:
         """Waiting players by pool, every pool named (`freestyle/300+3`), empty ones too: the
-        page's quick-pairing grid shows each."""
+        page's quick-pairing grid shows each. Playing: both seats of each live game."""
         waiting = Counter(pool_name(e.ruleset, e.clock) for e in self.matcher.queued())
-        playing = sum(len(g.user_ids()) for g in self._live_games())
+        playing = 2 * len(live)
         return {"online": len(self.presence.players()), "playing": playing,
                 "waiting": {name: waiting[name] for name in self.pools.names(RULESETS)}}
 
@@ -103,14 +105,12 @@ class HallView:
                               key=lambda p: (-p["score"], p["id"]))
         return {p["id"]: self.presence.entry(p) for p in top}
 
-    def _games(self) -> dict[int, Entry]:
+    def _games(self, live: list[Entry]) -> dict[int, Entry]:
         """The highest-rated games first (the sum of both players' scores), then the oldest."""
-        top = heapq.nsmallest(self.sizes.games, self._live_games(),
-                              key=lambda g: (-(g.black.score + g.white.score), g.game_id))
-        return {g.game_id: g.live_summary() for g in top}
-
-    def _live_games(self) -> list[Any]:
-        return [g for g in self.table.all() if g.status != Status.FINISHED]
+        top = heapq.nsmallest(
+            self.sizes.games, live,
+            key=lambda g: (-(g["black"]["score"] + g["white"]["score"]), g["game_id"]))
+        return {g["game_id"]: g for g in top}
 
 
 def _difference(before: dict[int, Entry], after: dict[int, Entry]) -> dict[str, list[Any]]:

@@ -1,0 +1,138 @@
+"""The live store's contract, one table run against both stores: the in-process one and the one
+several processes share through Redis."""
+
+from __future__ import annotations
+
+import pytest
+
+from gobang.services.cluster.redis_store import RedisStore
+from gobang.services.store import LiveStore, MemoryStore, QueueEntry
+
+HALL, ROOM = "/hall", "/room"
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store(request: pytest.FixtureRequest) -> LiveStore:
+    if request.param == "memory":
+        return MemoryStore()
+    return RedisStore(request.getfixturevalue("redis_server").client(), "p1", lease_seconds=30)
+
+
+def entry(user_id: int, clock: tuple[int, int] | None = (300, 3), joined_at: float = 0.0,
+          score: int = 1000) -> QueueEntry:
+    return QueueEntry(user_id, score, "freestyle", clock, joined_at)
+
+
+def test_a_first_connection_replaces_nothing(store):
+    assert store.claim_connection(HALL, 1, "a") is None
+    assert store.connection(HALL, 1) == "a"
+
+
+def test_a_newer_connection_replaces_the_older_and_names_it(store):
+    store.claim_connection(HALL, 1, "a")
+    assert store.claim_connection(HALL, 1, "b") == "a"
+    assert store.connection(HALL, 1) == "b"
+
+
+def test_claiming_the_same_connection_again_replaces_nothing(store):
+    store.claim_connection(HALL, 1, "a")
+    assert store.claim_connection(HALL, 1, "a") is None
+
+
+def test_releasing_a_replaced_connection_changes_nothing(store):
+    store.claim_connection(HALL, 1, "a")
+    store.claim_connection(HALL, 1, "b")
+    assert store.release_connection(HALL, 1, "a") is False
+    assert store.connection(HALL, 1) == "b"
+
+
+def test_releasing_the_live_connection_forgets_the_user(store):
+    store.claim_connection(HALL, 1, "a")
+    assert store.release_connection(HALL, 1, "a") is True
+    assert store.connection(HALL, 1) is None
+    assert store.connected_users(HALL) == []
+
+
+def test_each_namespace_keeps_its_own_connections(store):
+    store.claim_connection(HALL, 1, "a")
+    store.claim_connection(HALL, 2, "b")
+    store.claim_connection(ROOM, 1, "c")
+    assert sorted(store.connected_users(HALL)) == [1, 2]
+    assert (store.connection_count(HALL), store.connection_count(ROOM)) == (2, 1)
+    assert store.connection(ROOM, 1) == "c"
+
+
+def test_a_queued_user_keeps_their_first_entry(store):
+    assert store.queue_put(entry(1, joined_at=1.0)) is True
+    assert store.queue_put(entry(1, clock=None, joined_at=2.0)) is False
+    assert store.queue_entry(1) == entry(1, joined_at=1.0)
+
+
+@pytest.mark.parametrize("clock", [(300, 3), None])
+def test_a_queue_entry_reads_back_as_it_was_put(store, clock):
+    put = QueueEntry(7, 1234, "renju", clock, 12.5)
+    store.queue_put(put)
+    assert store.queue_entries() == [put]
+    assert store.queue_entry(7) == put
+
+
+def test_leaving_the_queue_returns_the_entry_once(store):
+    store.queue_put(entry(1))
+    assert store.queue_remove(1) == entry(1)
+    assert store.queue_remove(1) is None
+    assert store.queue_entry(1) is None
+
+
+def test_taking_a_pair_takes_both_out_of_the_queue(store):
+    for user_id in (1, 2, 3):
+        store.queue_put(entry(user_id, joined_at=user_id))
+    assert store.queue_take_pair(1, 2) is True
+    assert [e.user_id for e in store.queue_entries()] == [3]
+
+
+def test_a_pair_is_not_taken_when_one_of_them_has_left(store):
+    store.queue_put(entry(1))
+    assert store.queue_take_pair(1, 2) is False
+    assert store.queue_entry(1) == entry(1)
+
+
+def test_a_pair_taken_once_cannot_be_taken_again(store):
+    store.queue_put(entry(1))
+    store.queue_put(entry(2))
+    assert store.queue_take_pair(2, 1) is True
+    assert store.queue_take_pair(1, 2) is False
+
+
+def test_no_one_is_paired_with_themselves(store):
+    store.queue_put(entry(1))
+    assert store.queue_take_pair(1, 1) is False
+    assert store.queue_entry(1) == entry(1)
+
+
+def test_a_game_is_found_by_its_id_and_by_its_players(store):
+    game = object()
+    store.put_game(5, game, (1, 2))
+    assert store.get_game(5) is game
+    assert store.games() == [game]
+    assert (store.game_of_user(1), store.game_of_user(2), store.game_of_user(3)) == (5, 5, None)
+
+
+def test_dropping_a_game_frees_its_players(store):
+    store.put_game(5, object(), (1, 2))
+    store.drop_game(5)
+    assert (store.get_game(5), store.games()) == (None, [])
+    assert (store.game_of_user(1), store.game_of_user(2)) == (None, None)
+
+
+def test_dropping_an_old_game_leaves_a_players_newer_game(store):
+    store.put_game(5, object(), (1, 2))
+    store.put_game(6, object(), (1, 3))
+    store.drop_game(5)
+    assert (store.game_of_user(1), store.game_of_user(2), store.game_of_user(3)) == (6, None, 6)
+
+
+def test_a_game_against_the_computer_maps_only_its_person(store):
+    store.put_game(5, object(), (1,))
+    assert store.game_of_user(1) == 5
+    store.drop_game(5)
+    assert store.game_of_user(1) is None

@@ -1,0 +1,180 @@
+"""Two server processes sharing one Redis, as two RedisStores with their own names and their own
+Redis connections: what one writes the other reads, no user is taken twice, and what a dead
+process held disappears within its lease."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from gobang.services.cluster.redis_store import RedisStore, connections_key
+from gobang.services.hall.matcher import Matcher
+from gobang.services.store import QueueEntry
+
+HALL = "/hall"
+# Long enough never to run out during a test unless the test means it to.
+LONG = 30.0
+SHORT = 0.6
+
+
+@pytest.fixture
+def process(redis_server) -> Callable[..., RedisStore]:
+    def start(name: str, lease_seconds: float = LONG) -> RedisStore:
+        return RedisStore(redis_server.client(), name, lease_seconds)
+
+    return start
+
+
+def queue(store: RedisStore, *user_ids: int) -> None:
+    for user_id in user_ids:
+        store.queue_put(QueueEntry(user_id, 1000, "freestyle", (300, 3), float(user_id)))
+
+
+def until(condition: Callable[[], bool], within: float, keep_alive: RedisStore) -> float:
+    """Seconds until `condition` held, renewing `keep_alive`'s lease meanwhile; fails after
+    `within` seconds."""
+    started = time.monotonic()
+    while not condition():
+        assert time.monotonic() - started < within, "did not happen in time"
+        keep_alive.heartbeat()
+        time.sleep(0.02)
+    return time.monotonic() - started
+
+
+def test_a_connection_on_one_process_replaces_the_users_connection_on_another(process):
+    one, two = process("p1"), process("p2")
+    one.claim_connection(HALL, 1, "sid-on-one")
+    assert two.claim_connection(HALL, 1, "sid-on-two") == "sid-on-one"
+    assert one.connection(HALL, 1) == "sid-on-two"
+
+
+def test_the_replaced_process_cannot_release_the_newer_connection(process):
+    one, two = process("p1"), process("p2")
+    one.claim_connection(HALL, 1, "sid-on-one")
+    two.claim_connection(HALL, 1, "sid-on-two")
+    assert one.release_connection(HALL, 1, "sid-on-one") is False
+    assert two.connected_users(HALL) == [1]
+
+
+def test_each_process_sees_everyones_connections(process):
+    one, two = process("p1"), process("p2")
+    one.claim_connection(HALL, 1, "a")
+    two.claim_connection(HALL, 2, "b")
+    assert sorted(one.connected_users(HALL)) == sorted(two.connected_users(HALL)) == [1, 2]
+
+
+def test_a_queue_is_one_queue_for_all_processes(process):
+    one, two = process("p1"), process("p2")
+    queue(one, 1)
+    assert two.queue_put(QueueEntry(1, 900, "renju", None, 5.0)) is False
+    assert [e.user_id for e in two.queue_entries()] == [1]
+    assert two.queue_remove(1) is not None
+    assert one.queue_entry(1) is None
+
+
+def race_for_pairs(stores: list[RedisStore],
+                   pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """One thread per pair, all let go at once, each on the next process in turn; returns
+    the pairs taken."""
+    taken: list[tuple[int, int]] = []
+    start = threading.Barrier(len(pairs))
+
+    def take(pair: tuple[int, int], store: RedisStore) -> None:
+        start.wait()
+        if store.queue_take_pair(*pair):
+            taken.append(pair)
+
+    threads = [threading.Thread(target=take, args=(pair, stores[i % len(stores)]))
+               for i, pair in enumerate(pairs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return taken
+
+
+def test_racing_pair_takes_never_take_a_user_twice(process):
+    """Twenty takers on two processes race for overlapping pairs (1, 2), (2, 3), ... at once."""
+    stores = [process("p1"), process("p2")]
+    for _round in range(5):
+        queue(stores[0], *range(1, 22))
+        taken = race_for_pairs(stores, [(n, n + 1) for n in range(1, 21)])
+        users = [user for pair in taken for user in pair]
+        assert taken and len(users) == len(set(users))
+        left = {e.user_id for e in stores[0].queue_entries()}
+        assert left == set(range(1, 22)) - set(users)
+        for user_id in left:
+            stores[0].queue_remove(user_id)
+
+
+def test_matchers_on_two_processes_pair_each_player_once(process):
+    stores = [process("p1"), process("p2")]
+    queue(stores[0], *range(1, 41))
+    found: list[list[int]] = [[], []]
+    start = threading.Barrier(2)
+
+    def tick(n: int) -> None:
+        matcher = Matcher(stores[n], lambda: 100.0, random.Random(n), 50, 50, lambda _: True)
+        start.wait()
+        found[n] = [u for p in matcher.tick()[0] for u in (p.black, p.white)]
+
+    threads = [threading.Thread(target=tick, args=(n,)) for n in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    paired = found[0] + found[1]
+    assert sorted(paired) == list(range(1, 41))
+
+
+def test_one_live_game_per_player_holds_across_processes(process):
+    one, two = process("p1"), process("p2")
+    game = object()
+    one.put_game(5, game, (1, 2))
+    assert (two.game_of_user(1), two.game_of_user(2)) == (5, 5)
+    assert (two.get_game(5), two.games()) == (None, [])
+    one.drop_game(5)
+    assert two.game_of_user(1) is None
+
+
+def test_a_process_that_stops_renewing_its_lease_vanishes_within_it(process, redis_server):
+    dying, living = process("p1", SHORT), process("p2", SHORT)
+    dying.claim_connection(HALL, 1, "a")
+    dying.heartbeat()
+    last_heartbeat = time.monotonic()
+    assert living.connected_users(HALL) == [1]
+    until(lambda: living.connection(HALL, 1) is None, SHORT + 1, keep_alive=living)
+    assert time.monotonic() - last_heartbeat < SHORT + 0.25
+    assert living.connected_users(HALL) == []
+    living.heartbeat()  # the sweep
+    assert redis_server.client().hlen(connections_key(HALL)) == 0
+
+
+def test_a_process_that_renews_its_lease_keeps_its_connections(process):
+    living, other = process("p1", SHORT), process("p2", SHORT)
+    living.claim_connection(HALL, 1, "a")
+    ends = time.monotonic() + 3 * SHORT
+    while time.monotonic() < ends:
+        living.heartbeat()
+        other.heartbeat()
+        assert other.connection(HALL, 1) == "a"
+        time.sleep(0.05)
+
+
+def test_a_dead_processes_connection_is_not_named_as_replaced(process):
+    dying, living = process("p1", SHORT), process("p2", SHORT)
+    dying.claim_connection(HALL, 1, "a")
+    until(lambda: living.connection(HALL, 1) is None, SHORT + 1, keep_alive=living)
+    assert living.claim_connection(HALL, 1, "b") is None
+
+
+def test_a_process_started_again_under_its_name_does_not_bring_back_what_it_held(process):
+    process("p1", SHORT).claim_connection(HALL, 1, "a")
+    again = process("p1", SHORT)
+    until(lambda: again.connection(HALL, 1) is None, SHORT + 1, keep_alive=again)
+    again.heartbeat()
+    assert again.connected_users(HALL) == []

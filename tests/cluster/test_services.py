@@ -1,0 +1,99 @@
+"""Two apps built with one REDIS_URL and one database, as two server processes: the hall's
+services of each see the other's players, challenges, chat and games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import pytest
+from flask import Flask
+
+from gobang import create_app
+from gobang.services.cluster.redis_store import RedisStore
+from gobang.services.registry import Services, services
+from gobang.services.store import MemoryStore
+from tests.conftest import make_config
+from tests.support.clock import FakeClock
+
+
+def build(database_url: str, **overrides: object) -> Flask:
+    return create_app(make_config(database_url, CLOCK=FakeClock(), RANDOM=random.Random(7),
+                                  **overrides))
+
+
+@pytest.fixture
+def cluster(database_url: str, redis_server) -> Iterator[tuple[Services, Services]]:
+    """Both processes' services, each in its own app context."""
+    apps = [build(database_url, REDIS_URL=redis_server.url, PROCESS_NAME=f"p{n}")
+            for n in (1, 2)]
+    with ExitStack() as contexts:
+        found = []
+        for app in apps:
+            contexts.enter_context(app.app_context())
+            found.append(services())
+        yield found[0], found[1]
+    for app in apps:
+        with app.app_context():
+            from gobang.extensions import db
+
+            db.session.remove()
+            db.engine.dispose()
+
+
+def register(env: Services, *names: str):
+    return [env.accounts.register(name, "password1", "password1") for name in names]
+
+
+def test_without_redis_the_live_state_stays_in_memory(database_url):
+    with build(database_url).app_context():
+        assert isinstance(services().store, MemoryStore)
+
+
+def test_with_redis_the_live_state_is_shared(cluster):
+    one, two = cluster
+    assert isinstance(one.store, RedisStore) and isinstance(two.store, RedisStore)
+
+
+def test_a_player_in_the_hall_of_one_process_is_found_from_the_other(cluster):
+    one, two = cluster
+    (alice,) = register(one, "alice")
+    one.lobby.hall.connect(alice, "alice-hall")
+    (found,) = two.lobby.hall.find_players("al")
+    assert (found["username"], found["status"]) == ("alice", "idle")
+
+
+def test_a_challenge_sent_on_one_process_is_accepted_on_the_other(cluster):
+    one, two = cluster
+    alice, bob = register(one, "alice", "bob")
+    one.lobby.hall.connect(alice, "alice-hall")
+    two.lobby.hall.connect(bob, "bob-hall")
+    challenge_id, _notices = one.lobby.challenges.send(alice, "bob", "freestyle", None)
+    notices = two.lobby.challenges.answer(bob, challenge_id, True)
+    assert [n.event for n in notices].count("match_found") == 2
+    game_id = two.play.table.current_game_of(bob.id)
+    assert one.play.table.current_game_of(alice.id) == game_id is not None
+
+
+def test_a_chat_message_said_on_one_process_greets_arrivals_on_the_other(cluster):
+    one, two = cluster
+    alice, bob = register(one, "alice", "bob")
+    one.lobby.chat.say(alice, "hello from one")
+    _replaced, hello = two.lobby.hall.connect(bob, "bob-hall")
+    assert [m["text"] for m in hello["chat"]] == ["hello from one"]
+
+
+def test_the_hall_view_of_one_process_lists_the_games_of_the_other(cluster):
+    one, two = cluster
+    alice, bob = register(one, "alice", "bob")
+    two.lobby.hall.connect(alice, "alice-hall")
+    two.lobby.hall.connect(bob, "bob-hall")
+    two.lobby.matchmaking.start(alice, "freestyle")
+    two.lobby.matchmaking.start(bob, "freestyle")
+    two.lobby.matchmaking.run()
+    two.lobby.games.publish()
+    (update,) = one.lobby.view.flush()
+    assert [g["black"]["username"] for g in update.payload["games"]["set"]] in (
+        ["alice"], ["bob"])
+    assert update.payload["counts"]["playing"] == 2
