@@ -83,11 +83,12 @@ class Cluster:
         signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
         try:
             env = self.environment()
+            nginx = nginx_binary()
             self.migrate(env)
             ports = {name: free_port() for name in self.names}
             for name, port in ports.items():
                 self.start_app(name, port, env)
-            self.start_nginx(ports)
+            self.start_nginx(nginx, ports)
             say(f"Gobang: http://127.0.0.1:{self.port}/ ({len(ports)} processes: "
                 + ", ".join(f"{name} on 127.0.0.1:{port}" for name, port in ports.items())
                 + "); Ctrl-C stops it")
@@ -113,6 +114,8 @@ class Cluster:
         done = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
                               cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True,
                               text=True)
+        if self.stopping.is_set():
+            raise Interrupted("stopped while migrating")
         if done.returncode != 0:
             raise RuntimeError(f"migrations failed:\n{done.stdout}{done.stderr}")
 
@@ -126,12 +129,11 @@ class Cluster:
         threading.Thread(target=relay, args=(name, process), daemon=True).start()
         self.await_health(name, f"http://127.0.0.1:{port}/healthz")
 
-    def start_nginx(self, ports: dict[str, int]) -> None:
+    def start_nginx(self, binary: str, ports: dict[str, int]) -> None:
         prefix = self.workdir / "nginx"
         prefix.mkdir()
         conf = prefix / "nginx.conf"
         conf.write_text(nginx_config(prefix, self.port, ports))
-        binary = shutil.which("nginx") or "/usr/sbin/nginx"
         self.children["nginx"] = subprocess.Popen(
             [binary, "-p", str(prefix), "-e", str(prefix / "error.log"), "-c", str(conf),
              "-g", "daemon off;"], stdin=subprocess.DEVNULL)
@@ -155,7 +157,8 @@ class Cluster:
         """Until Ctrl-C, or until a process ends on its own (then everything stops)."""
         while not self.stopping.wait(0.5):
             for name, process in self.children.items():
-                if process.poll() is not None:
+                # Ctrl-C reaches the processes too: one may end before our handler has run.
+                if process.poll() is not None and not self.stopping.wait(1):
                     say(f"cluster: {name} exited ({process.returncode}); stopping")
                     return 1
         return 0
@@ -208,6 +211,15 @@ http {{
     }}
 }}
 """
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or next(
+        (path for path in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(path).exists()),
+        None)
+    if found is None:
+        raise RuntimeError("nginx is not installed (apt-get install nginx)")
+    return found
 
 
 def relay(name: str, process: subprocess.Popen[bytes]) -> None:
