@@ -5,7 +5,8 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-pg lint bench bench-load install install-dev db clean vendor translations
+.PHONY: run test test-pg lint bench bench-load install install-dev db clean vendor translations \
+	cluster
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -25,6 +26,14 @@ db: install
 
 run: db
 	$(PY) app.py --host $(HOST) --port $(PORT)
+
+# `make cluster`: CLUSTER_PROCESSES app processes on this machine behind nginx on
+# http://127.0.0.1:CLUSTER_PORT, sharing a throwaway PostgreSQL and Redis (docs/deploy.md,
+# "Several processes"); Ctrl-C stops everything. Needs Debian's nginx, postgresql, redis-server.
+CLUSTER_PROCESSES ?= 3
+CLUSTER_PORT ?= 8000
+cluster: install
+	$(PY) deploy/cluster/cluster.py --processes $(CLUSTER_PROCESSES) --port $(CLUSTER_PORT)
 
 test: install-dev
 	$(VENV)/bin/ruff check .

@@ -10,6 +10,7 @@ import collections
 import functools
 import logging
 import os
+import sys
 from collections.abc import Callable
 
 if __name__ == "__main__":
@@ -22,6 +23,7 @@ if __name__ == "__main__":
     os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_select")
 
 from gobang import create_app  # noqa: E402
+from gobang.settings import SettingsRefused  # noqa: E402
 
 log = logging.getLogger("gobang.transport")
 
@@ -43,6 +45,9 @@ def main() -> None:
         server_app = create_app(settings)
     except ValueError as exc:  # a malformed GOBANG_* setting: say which, without a traceback
         raise SystemExit(f"gobang: {exc}") from None
+    except SettingsRefused as exc:  # settings that must not run, e.g. several processes on SQLite
+        sys.stderr.write(f"gobang: refusing to start: {exc}\n")
+        raise SystemExit(2) from None
     serve(server_app, args.host, args.port)
 
 

@@ -425,8 +425,8 @@ def _playing(server: Server) -> int:
 
     with urllib.request.urlopen(server.url + "/metrics", timeout=5) as answer:
         text = answer.read().decode()
-    for line in text.splitlines():
-        if line.startswith('gobang_live_games{status="playing"}'):
+    for line in text.splitlines():  # the labels: status, then process
+        if line.startswith('gobang_live_games{status="playing",'):
             return int(float(line.split()[-1]))
     return 0
 

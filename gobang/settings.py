@@ -24,6 +24,10 @@ DEPRECATED_NAMES = {
 log = logging.getLogger("gobang.settings")
 
 
+class SettingsRefused(Exception):
+    """Settings the server will not start with; the message says why, and what to set."""
+
+
 def coerce(name: str, raw: str, current: Any) -> Any:
     """Turn an environment string into the type of the setting's current value."""
     if isinstance(current, bool):
@@ -70,10 +74,35 @@ def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
         apply_environment(app, os.environ)
         if config:
             app.config.update(config)
+        # The host's own settings; a settings class (as tests pass) is used as is.
+        refuse_unsafe_processes(app.config)
     else:
         app.config.from_object(config)
     _rename_deprecated(app)
     _fill_defaults(app)
+
+
+def refuse_unsafe_processes(config: Mapping[str, Any]) -> None:
+    """With REDIS_URL (several processes), what one process may default to on its own breaks
+    the others: a secret key generated per machine signs sessions the other processes refuse,
+    and a SQLite file cannot be shared by processes on several machines (nor written fast by
+    several at once). Checked before any default is filled in."""
+    if not config.get("REDIS_URL"):
+        return
+    problems = []
+    if not config.get("SECRET_KEY"):
+        problems.append(
+            "with REDIS_URL set, SECRET_KEY must be set explicitly and be the same for every "
+            "process (GOBANG_SECRET_KEY or SECRET_KEY in instance/config.py): a key generated "
+            "per machine signs sessions the other processes refuse")
+    url = config.get("DATABASE_URL")
+    if not url or url.startswith(("sqlite:", "sqlite+")):
+        problems.append(
+            f"with REDIS_URL set, DATABASE_URL is SQLite ({url or 'unset: instance/'}): "
+            "several processes need "
+            "PostgreSQL (GOBANG_DATABASE_URL=postgresql+psycopg://user@host/dbname)")
+    if problems:
+        raise SettingsRefused("; ".join(problems))
 
 
 def _rename_deprecated(app: Flask) -> None:

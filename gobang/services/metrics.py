@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from gobang.services.store import LiveStore
@@ -21,6 +21,9 @@ SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.
 KNOWN_REASONS = tuple(Reason)
 # The namespaces with one connection per user in the store (/site allows a connection per tab).
 NAMESPACES = (Namespace.HALL, Namespace.ROOM)
+
+# A sample line: name, value and labels.
+Sampler = Callable[..., str]
 
 
 @dataclass
@@ -44,45 +47,51 @@ class Metrics:
         with self._lock:
             self.game_ends[reason] += 1
 
-    def exposition(self, store: LiveStore, maintenance: bool) -> str:
+    def exposition(self, store: LiveStore, maintenance: bool, process: str) -> str:
+        """Every sample carries `process` (PROCESS_NAME): each of several processes is scraped
+        on its own, and their series must not collide when Prometheus adds them up."""
+
+        def sample(name: str, value: float, **labels: str) -> str:
+            return _sample(name, value, **labels, process=process)
+
         with self._lock:
-            lines = [*self._gauges(store, maintenance), *self._counters(),
-                     *self._histogram()]
+            lines = [*self._gauges(store, maintenance, sample), *self._counters(sample),
+                     *self._histogram(sample)]
         return "\n".join(lines) + "\n"
 
-    def _gauges(self, store: LiveStore, maintenance: bool) -> Iterable[str]:
+    def _gauges(self, store: LiveStore, maintenance: bool, sample: Sampler) -> Iterable[str]:
         yield from _family("gobang_connected_users", "gauge",
                            "Users with a live Socket.IO connection, per namespace.")
         for namespace in NAMESPACES:
-            yield _sample("gobang_connected_users", store.connection_count(namespace),
-                          namespace=namespace)
+            yield sample("gobang_connected_users", store.connection_count(namespace),
+                         namespace=namespace)
         yield from _family("gobang_queued_players", "gauge", "Players waiting to be matched.")
-        yield _sample("gobang_queued_players", len(store.queue_entries()))
+        yield sample("gobang_queued_players", len(store.queue_entries()))
         statuses = Counter(game.status for game in store.games())
         yield from _family("gobang_live_games", "gauge",
                            "Games held by the server, by status (waiting, playing).")
         for status in ("waiting", "playing"):
-            yield _sample("gobang_live_games", statuses[status], status=status)
+            yield sample("gobang_live_games", statuses[status], status=status)
         yield from _family("gobang_maintenance", "gauge",
                            "1 while maintenance mode keeps new games from starting.")
-        yield _sample("gobang_maintenance", int(maintenance))
+        yield sample("gobang_maintenance", int(maintenance))
 
-    def _counters(self) -> Iterable[str]:
+    def _counters(self, sample: Sampler) -> Iterable[str]:
         yield from _family("gobang_moves_total", "counter", "Moves played and saved.")
         # Every move played is saved once, and timed as it is.
-        yield _sample("gobang_moves_total", self.save_count)
+        yield sample("gobang_moves_total", self.save_count)
         yield from _family("gobang_game_ends_total", "counter", "Games ended, by reason.")
         for reason in sorted(set(KNOWN_REASONS) | set(self.game_ends)):
-            yield _sample("gobang_game_ends_total", self.game_ends[reason], reason=reason)
+            yield sample("gobang_game_ends_total", self.game_ends[reason], reason=reason)
 
-    def _histogram(self) -> Iterable[str]:
+    def _histogram(self, sample: Sampler) -> Iterable[str]:
         name = "gobang_move_save_seconds"
         yield from _family(name, "histogram", "Time to write one move to the database.")
         for bound, count in zip(SAVE_BUCKETS, self.save_buckets, strict=True):
-            yield _sample(f"{name}_bucket", count, le=repr(bound))
-        yield _sample(f"{name}_bucket", self.save_count, le="+Inf")
-        yield _sample(f"{name}_sum", self.save_sum)
-        yield _sample(f"{name}_count", self.save_count)
+            yield sample(f"{name}_bucket", count, le=repr(bound))
+        yield sample(f"{name}_bucket", self.save_count, le="+Inf")
+        yield sample(f"{name}_sum", self.save_sum)
+        yield sample(f"{name}_count", self.save_count)
 
 
 def _family(name: str, kind: str, help_text: str) -> list[str]:

@@ -1,12 +1,30 @@
-"""Sliding-window rate limits keyed by anything hashable (client address, user id)."""
+"""Sliding-window rate limits keyed by anything hashable (client address, user id): in this
+process's memory, or, for what must hold across processes, in Redis."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from collections.abc import Hashable
+from typing import Protocol
+
+import redis
+from limits import RateLimitItemPerSecond
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from gobang.services.clock import Clock, monotonic
+
+log = logging.getLogger("gobang.ratelimit")
+# Seconds to wait for Redis before letting an attempt through (SharedRateLimiter).
+REDIS_TIMEOUT = 2.0
+
+
+class Limiter(Protocol):
+    def hit(self, key: Hashable) -> bool:
+        """Record an attempt; False when the key is over its limit (the attempt is not counted)."""
+        ...
 
 
 class RateLimiter:
@@ -41,3 +59,39 @@ class RateLimiter:
             stale = [k for k, h in self._hits.items() if not h or h[-1] <= now - self.window]
             for key in stale:
                 del self._hits[key]
+
+
+class SharedRateLimiter:
+    """The same moving window as RateLimiter, kept in Redis, so that every process sharing it
+    counts the attempts of all: a client's tenth login this minute is refused whichever
+    process it reaches. Redis's own clock is not used, only each process's wall clock.
+
+    Redis unreachable: the attempt is let through and logged. Refusing every login while Redis
+    is down would lock out every player, not only the guessers."""
+
+    def __init__(self, redis_url: str, name: str, limit: int, window: float,
+                 enabled: bool = True) -> None:
+        storage = RedisStorage(redis_url, key_prefix="gobang:limits",
+                               socket_timeout=REDIS_TIMEOUT,
+                               socket_connect_timeout=REDIS_TIMEOUT)
+        self._strategy = MovingWindowRateLimiter(storage)
+        self._item = RateLimitItemPerSecond(limit, max(1, round(window)), namespace=name)
+        self.enabled = enabled
+
+    def hit(self, key: Hashable) -> bool:
+        if not self.enabled:
+            return True
+        try:
+            return self._strategy.hit(self._item, str(key))
+        except redis.RedisError as error:
+            log.warning("rate limit unchecked", extra={"fields": {
+                "limit": self._item.namespace, "error": type(error).__name__}})
+            return True
+
+
+def shared_limiter(redis_url: str | None, name: str, local: RateLimiter) -> Limiter:
+    """`local` itself for one process; with several (Redis), the same limit counted in Redis
+    under `name`. For limits per client address: a client may reach any process."""
+    if not redis_url:
+        return local
+    return SharedRateLimiter(redis_url, name, local.limit, local.window, local.enabled)

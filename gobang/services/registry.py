@@ -62,7 +62,7 @@ from gobang.services.play.table import GameTable
 from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
 from gobang.services.pools import Pools
-from gobang.services.ratelimit import RateLimiter
+from gobang.services.ratelimit import Limiter, RateLimiter, shared_limiter
 from gobang.services.store import LiveStore, MemoryStore
 from gobang.vocabulary import Namespace
 
@@ -125,7 +125,8 @@ def make_stores(cfg: Any, client: redis.Redis | None) -> Stores:
 @dataclass(frozen=True)
 class Services:
     accounts: Accounts
-    auth_limiter: RateLimiter
+    # Per client address, across processes with Redis.
+    auth_limiter: Limiter
     # Unknown events, per connection.
     event_limiter: RateLimiter
     clock: Clock
@@ -188,7 +189,8 @@ def build_services(app: Flask) -> Services:
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     return Services(
         accounts=_accounts(app),
-        auth_limiter=limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60),
+        auth_limiter=shared_limiter(cfg["REDIS_URL"], "auth",
+                                    limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60)),
         event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),
         clock=clock, store=store, play=play, lobby=lobby, computer=computer,
         admin=AdminDesk(clock, store, lobby.hall, play.finisher, cfg["ADMIN_POLL_SECONDS"]),

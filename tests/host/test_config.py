@@ -12,7 +12,9 @@ from gobang.settings import apply_environment, coerce, load_settings
 
 
 @pytest.fixture
-def bare_app(tmp_path: Path) -> Flask:
+def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
+    # One process, whatever the caller's environment (.ci/with-redis exports GOBANG_REDIS_URL).
+    monkeypatch.delenv("GOBANG_REDIS_URL", raising=False)
     return Flask("probe", instance_path=str(tmp_path / "instance"), instance_relative_config=True)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.prometheus import families, sample
 
@@ -31,6 +32,21 @@ def test_a_fresh_server_reports_zeros(client):
     assert sample(text, "gobang_moves_total") == 0
     assert sample(text, "gobang_game_ends_total", reason="five") == 0
     assert sample(text, "gobang_move_save_seconds_bucket", le="+Inf") == 0
+
+
+def test_every_sample_names_the_process_that_answered(app, client):
+    text = client.get("/metrics").get_data(as_text=True)
+    found = [sample for family in text_string_to_metric_families(text)
+             for sample in family.samples]
+    assert len(found) > 20
+    assert {sample.labels.get("process") for sample in found} == {app.config["PROCESS_NAME"]}
+
+
+@pytest.mark.parametrize("app_overrides", [{"PROCESS_NAME": "p2"}])
+def test_the_process_label_is_the_process_name_setting(client):
+    text = client.get("/metrics").get_data(as_text=True)
+    assert sample(text, "gobang_moves_total", process="p2") == 0
+    assert sample(text, "gobang_live_games", status="playing", process="p2") == 0
 
 
 @pytest.mark.parametrize(

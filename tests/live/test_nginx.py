@@ -71,17 +71,20 @@ def test_metrics_behind_nginx_answer_only_local_clients(live_server, nginx, addr
     assert session_from(address).get(f"{nginx.url}/metrics", timeout=10).status_code == status
 
 
-def test_production_site_config_is_valid(tmp_path: Path):
-    """deploy/nginx/gobang.conf as installed, with a throwaway certificate: `nginx -t`."""
+@pytest.mark.parametrize("site_file", ["gobang.conf", "gobang-cluster.conf"])
+def test_production_site_config_is_valid(tmp_path: Path, site_file: str):
+    """deploy/nginx/gobang.conf (one process) and gobang-cluster.conf (several) as installed,
+    with a throwaway certificate: `nginx -t`."""
     nginx = nginx_binary()
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                     "-subj", "/CN=gobang.example.org", "-keyout", str(key), "-out", str(cert)],
                    check=True, capture_output=True)
-    site = (DEPLOY / "gobang.conf").read_text()
+    site = (DEPLOY / site_file).read_text()
     site = re.sub(r"/etc/letsencrypt/live/[^;]*/fullchain\.pem", str(cert), site)
     site = re.sub(r"/etc/letsencrypt/live/[^;]*/privkey\.pem", str(key), site)
-    site = site.replace("snippets/gobang-proxy.conf", str(DEPLOY / "gobang-proxy.conf"))
+    for snippet in ("gobang-proxy.conf", "gobang-process.conf"):
+        site = site.replace(f"snippets/{snippet}", str(DEPLOY / snippet))
     (tmp_path / "gobang.conf").write_text(site)
     (tmp_path / "nginx.conf").write_text(
         f"pid {tmp_path / 'nginx.pid'};\nevents {{}}\n"

@@ -1,0 +1,86 @@
+"""Several processes (REDIS_URL) refuse to start on what one process may default to alone."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from gobang.settings import SettingsRefused, load_settings
+from tests.support.live import ROOT
+
+REDIS = "redis://127.0.0.1:6379/0"
+POSTGRES = "postgresql+psycopg://gobang@/gobang"
+SQLITE = "sqlite:////srv/gobang/instance/gobang.sqlite3"
+
+
+@pytest.fixture
+def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
+    for name in [key for key in os.environ if key.startswith("GOBANG_")]:
+        monkeypatch.delenv(name)
+    return Flask("probe", instance_path=str(tmp_path / "instance"), instance_relative_config=True)
+
+
+@pytest.mark.parametrize(("settings", "refusal"), [
+    ({"REDIS_URL": REDIS, "DATABASE_URL": POSTGRES}, "SECRET_KEY must be set explicitly"),
+    ({"REDIS_URL": REDIS, "SECRET_KEY": "shared", "DATABASE_URL": SQLITE},
+     "several processes need PostgreSQL"),
+    ({"REDIS_URL": REDIS, "SECRET_KEY": "shared"}, "several processes need PostgreSQL"),
+    ({"REDIS_URL": REDIS, "SECRET_KEY": "shared", "DATABASE_URL": "sqlite+pysqlite:///x.db"},
+     "several processes need PostgreSQL"),
+])
+def test_several_processes_refuse_settings_one_process_may_default_to(bare_app, settings,
+                                                                       refusal):
+    with pytest.raises(SettingsRefused, match=refusal):
+        load_settings(bare_app, settings)
+
+
+def test_a_refused_start_leaves_no_generated_key_behind(bare_app):
+    with pytest.raises(SettingsRefused):
+        load_settings(bare_app, {"REDIS_URL": REDIS, "DATABASE_URL": POSTGRES})
+    assert not (Path(bare_app.instance_path) / "secret_key").exists()
+
+
+def test_both_refusals_are_given_at_once(bare_app):
+    with pytest.raises(SettingsRefused) as refused:
+        load_settings(bare_app, {"REDIS_URL": REDIS})
+    assert "SECRET_KEY" in str(refused.value) and "PostgreSQL" in str(refused.value)
+
+
+@pytest.mark.parametrize("source", ["environment", "instance config"])
+def test_a_shared_key_and_postgresql_start_several_processes(bare_app, monkeypatch, source):
+    if source == "environment":
+        monkeypatch.setenv("GOBANG_SECRET_KEY", "shared")
+        monkeypatch.setenv("GOBANG_DATABASE_URL", POSTGRES)
+    else:
+        Path(bare_app.instance_path).mkdir(parents=True)
+        (Path(bare_app.instance_path) / "config.py").write_text(
+            f"SECRET_KEY = 'shared'\nDATABASE_URL = {POSTGRES!r}\n")
+    monkeypatch.setenv("GOBANG_REDIS_URL", REDIS)
+    load_settings(bare_app, None)
+    assert (bare_app.config["SECRET_KEY"], bare_app.config["DATABASE_URL"]) == (
+        "shared", POSTGRES)
+
+
+@pytest.mark.parametrize("settings", [{}, {"DATABASE_URL": SQLITE}, {"REDIS_URL": ""}])
+def test_one_process_still_defaults_its_key_and_sqlite(bare_app, settings):
+    load_settings(bare_app, settings)
+    assert bare_app.config["SECRET_KEY"]
+    assert bare_app.config["DATABASE_URL"].startswith("sqlite:")
+
+
+def test_app_py_says_why_in_one_line_and_exits_2(tmp_path: Path):
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("GOBANG_")},
+           "GOBANG_REDIS_URL": REDIS, "GOBANG_SECRET_KEY": "shared", "GOBANG_DATABASE_URL": SQLITE}
+    done = subprocess.run([sys.executable, "app.py", "--port", "1"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    # eventlet's own deprecation notice may come first
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("gobang: refusing to start:")
+    assert "several processes need PostgreSQL" in last
