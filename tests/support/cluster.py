@@ -43,13 +43,7 @@ def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int]) -> str:
     # Each process's own path, the prefix dropped on the way: the app serves /socket.io/.
     own = "\n".join(f"""        location /p{n}/socket.io/ {{
             proxy_pass http://127.0.0.1:{p}/socket.io/;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection "upgrade";
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_buffering off;
-            proxy_read_timeout 60s;
+            include {DEPLOY / "gobang-process.conf"};
         }}""" for n, p in enumerate(app_ports, start=1))
     return f"""{user}worker_processes 1;
 pid {prefix / "nginx.pid"};
