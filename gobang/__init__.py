@@ -113,7 +113,7 @@ def _init_extensions(app: Flask) -> None:
         ping_timeout=app.config["SOCKETIO_PING_TIMEOUT"],
         max_http_buffer_size=app.config["SOCKETIO_MAX_MESSAGE_BYTES"],
         # Several processes: an emit to any room or connection reaches whichever holds it.
-        message_queue=app.config["REDIS_URL"], channel="gobang-socketio",
+        **_message_queue(app.config["REDIS_URL"]),
         logger=False,
         engineio_logger=False,
     )
@@ -122,6 +122,14 @@ def _init_extensions(app: Flask) -> None:
 
     guard_malformed_packets(socketio.server)
     install_transport_guard(socketio.server, app.config, time.monotonic)
+
+
+def _message_queue(url: str | None) -> dict[str, Any]:
+    """Flask-SocketIO keeps the options of an earlier init_app (tests make many apps): a
+    single process says outright that it has no queue manager."""
+    if url:
+        return {"message_queue": url, "channel": "gobang-socketio"}
+    return {"message_queue": None, "client_manager": None}
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -35,6 +35,15 @@ class GameEnded:
 
 
 @dataclass(frozen=True)
+class GameAdopted:
+    """A live game whose process died is played by this one now (several processes): a game
+    still waiting for its players is announced to them again, in case its process died
+    before telling them. `live` is the LiveGame."""
+
+    live: Any
+
+
+@dataclass(frozen=True)
 class PlayerAway:
     """A player of a game in play left its page, or came back to it: their forfeit countdown
     started or stopped."""

@@ -34,7 +34,7 @@ from gobang.services.computer.engines import (
     default_workers,
     parse_command,
 )
-from gobang.services.events import Bus, GameEnded, GameStarted, PlayerAway
+from gobang.services.events import Bus, GameAdopted, GameEnded, GameStarted, PlayerAway
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import CHAT_KEPT, HallChat
 from gobang.services.hall.hall import Hall
@@ -104,6 +104,7 @@ class Lobby:
     pools: Pools
     # Every process's live games; `publish` shares this process's (every tick).
     games: GameList
+    pairings: Pairings
 
 
 @dataclass(frozen=True)
@@ -144,18 +145,25 @@ class Services:
         each new pairing, forfeits, flags and aborts, the computer's moves, and last the
         hall's batched update, so that it already shows this round's changes. With several
         processes each keeps its own games, and only the leader does the rest."""
-        self.store.heartbeat()
-        yield self.play.homes.keep()
-        self.lobby.games.publish()
         leads = self.leadership.hold()
         if leads:
             yield self.admin.tick()
-            self.play.homes.sweep()
+            yield self.play.homes.sweep()
             yield from self.lobby.matchmaking.steps()
         yield self.play.timekeeper.tick()
         yield self.computer.tick()
         if leads:
             yield self.lobby.view.flush()
+
+    def keep_alive(self) -> list[Notice]:
+        """With several processes, a few times per lease, apart from the ticks (a long tick
+        must not cost a process its connections, games or lead): this process's sign of
+        life, its games' leases, its games' summaries for the hall, and the lead if held."""
+        self.store.heartbeat()
+        notices = self.play.homes.keep()
+        self.lobby.games.publish()
+        self.leadership.hold()
+        return notices
 
 
 def build_services(app: Flask) -> Services:
@@ -187,6 +195,7 @@ def build_services(app: Flask) -> Services:
     bus.subscribe(GameStarted, lobby.matchmaking.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
+    bus.subscribe(GameAdopted, lobby.pairings.game_adopted)
     return Services(
         accounts=_accounts(app),
         auth_limiter=shared_limiter(cfg["REDIS_URL"], "auth",
@@ -256,7 +265,7 @@ def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics
         pauses=Pauses(table, clock, negotiations), rematches=rematches, chat=chat,
         maintenance=maintenance, hints=Hints(table),
         homes=GameHomes(table, factory, moves, leases, directory, shared=bool(cfg["REDIS_URL"]),
-                        clock=clock, sweep_seconds=cfg["LEASE_SECONDS"]),
+                        clock=clock, sweep_seconds=cfg["LEASE_SECONDS"], bus=bus),
     )
 
 
@@ -272,7 +281,7 @@ def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: ra
                         state.games)
     view = HallView(presence, state.games, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
-                    cfg["HALL_UPDATE_SECONDS"], pools)
+                    cfg["HALL_UPDATE_SECONDS"], pools, state.view)
     pairings = Pairings(play.factory)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
                             rng, pools, state.challenges)
@@ -283,6 +292,7 @@ def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: ra
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
                                 action_limiter, pools),
         challenges=challenges, chat=chat, view=view, pools=pools, games=state.games,
+        pairings=pairings,
     )
 
 

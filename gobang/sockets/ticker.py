@@ -57,6 +57,18 @@ def tick_once(app: Flask, found: Services, timer: Callable[[], float] = time.mon
             db.session.remove()
 
 
+def keep_alive_once(app: Flask, found: Services) -> None:
+    with app.app_context():
+        try:
+            Publisher(found.store)(found.keep_alive())
+        except RedisError:
+            pass  # the tick says so, once
+        except Exception:
+            log.exception("keep-alive failed")
+        finally:
+            db.session.remove()
+
+
 def start_ticker(app: Flask, found: Services) -> None:
     interval = app.config["TICKER_INTERVAL_SECONDS"]
 
@@ -65,4 +77,11 @@ def start_ticker(app: Flask, found: Services) -> None:
             socketio.sleep(interval)
             tick_once(app, found)
 
+    def keep() -> None:
+        while True:
+            keep_alive_once(app, found)
+            socketio.sleep(app.config["LEASE_SECONDS"] / 4)
+
     socketio.start_background_task(run)
+    if app.config["REDIS_URL"]:
+        socketio.start_background_task(keep)

@@ -120,7 +120,8 @@ def test_matchers_on_two_processes_pair_each_player_once(process):
     def tick(n: int) -> None:
         matcher = Matcher(stores[n], lambda: 100.0, random.Random(n), 50, 50, lambda _: True)
         start.wait()
-        found[n] = [u for p in matcher.tick()[0] for u in (p.black, p.white)]
+        taken = [p for p in matcher.tick()[0] if matcher.take(p)]
+        found[n] = [u for p in taken for u in (p.black, p.white)]
 
     threads = [threading.Thread(target=tick, args=(n,)) for n in (0, 1)]
     for thread in threads:
@@ -178,3 +179,29 @@ def test_a_process_started_again_under_its_name_does_not_bring_back_what_it_held
     until(lambda: again.connection(HALL, 1) is None, SHORT + 1, keep_alive=again)
     again.heartbeat()
     assert again.connected_users(HALL) == []
+
+
+def test_a_pair_taken_by_a_leader_that_died_before_making_its_game_waits_again(process):
+    dying, living = process("p1"), process("p2")
+    queue(dying, 1, 2)
+    assert dying.queue_take_pair(1, 2)  # ... and the process dies before the game is made
+    assert living.queue_entries() == []
+    assert living.queue_return_pending() == 2
+    assert sorted(e.user_id for e in living.queue_entries()) == [1, 2]
+
+
+def test_a_settled_pair_does_not_wait_again(process):
+    leader = process("p1")
+    queue(leader, 1, 2)
+    assert leader.queue_take_pair(1, 2)
+    leader.queue_settle(1, 2)
+    assert leader.queue_return_pending() == 0
+    assert leader.queue_entries() == []
+
+
+def test_a_taken_player_who_has_a_game_does_not_wait_again(process):
+    leader = process("p1")
+    queue(leader, 1, 2)
+    assert leader.queue_take_pair(1, 2)
+    leader.put_game(9, object(), (1, 2))  # made, but the leader died before settling
+    assert leader.queue_return_pending() == 0

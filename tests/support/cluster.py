@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,7 @@ class Cluster:
             self.servers.append(LiveServer(workdir, {
                 "GOBANG_REDIS_URL": redis.url, "GOBANG_PROCESS_NAME": f"p{number}",
                 "GOBANG_PROCESS_SOCKET_PATH": f"/p{number}/socket.io",
-                "GOBANG_PROXY_FIX": "1", "GOBANG_LEASE_SECONDS": "2", **env,
+                "GOBANG_PROXY_FIX": "1", **env,
             }, database_url))
         prefix = root / "nginx"
         prefix.mkdir()
@@ -167,18 +167,32 @@ def cluster_env() -> dict[str, str]:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, databases: Databases, redis_server: RedisServer,
-            cluster_env: dict[str, str]) -> Iterator[Cluster]:
+def cluster_of(tmp_path: Path, databases: Databases, redis_server: RedisServer,
+               cluster_env: dict[str, str]) -> Iterator[Callable[[int], Cluster]]:
+    """Starts a cluster of `size` processes (one per test)."""
     require_postgres(databases)
     database_url = databases.empty(tmp_path)
-    found = Cluster(tmp_path, database_url, redis_server, 2, cluster_env)
-    # One process builds the schema first: several migrating one database at once would race.
-    found.servers[0].start()
-    for server in found.servers[1:]:
-        server.env["GOBANG_AUTO_MIGRATE"] = "0"
-    found.start_rest()
-    yield found
-    found.stop()
+    started: list[Cluster] = []
+
+    def start(size: int) -> Cluster:
+        found = Cluster(tmp_path, database_url, redis_server, size, cluster_env)
+        # One process builds the schema first: several migrating one database would race.
+        found.servers[0].start()
+        for server in found.servers[1:]:
+            server.env["GOBANG_AUTO_MIGRATE"] = "0"
+        started.append(found)
+        found.start_rest()
+        return found
+
+    yield start
+    for found in started:
+        found.stop()
     databases.drop(database_url)
-    for server in found.servers:
-        assert "Traceback" not in server.log(), server.log()
+    for found in started:
+        for server in found.servers:
+            assert "Traceback" not in server.log(), server.log()
+
+
+@pytest.fixture
+def cluster(cluster_of: Callable[[int], Cluster]) -> Cluster:
+    return cluster_of(2)

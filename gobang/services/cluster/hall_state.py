@@ -25,6 +25,7 @@ HALL_PLAYERS = "gobang:hall_players"
 CHALLENGES = "gobang:challenges"
 CHALLENGE_IDS = "gobang:challenge_ids"
 CHAT = "gobang:hall_chat"
+VIEW = "gobang:hall_view"
 
 # KEYS: hall players, hall connections. ARGV: users. Forgets the players of those with no hall
 # connection left (their process died): arrivals claim the connection before writing the player.
@@ -47,7 +48,8 @@ end
 def redis_hall_state(store: RedisStore, table: GameTable, chat_kept: int) -> HallState:
     return HallState(RedisPresence(store), RedisChallenges(store.client),
                      RedisChatLog(store.client, chat_kept),
-                     RedisGameList(store.client, store.processes, table))
+                     RedisGameList(store.client, store.processes, table),
+                     RedisViewRecord(store.client))
 
 
 class RedisPresence:
@@ -190,3 +192,15 @@ def _challenge(raw: bytes | str) -> Challenge:
     clock = found["clock"]
     return Challenge(found["challenge_id"], found["from_id"], found["to_id"], found["ruleset"],
                      tuple(clock) if clock is not None else None)
+
+
+class RedisViewRecord:
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+
+    def read(self) -> dict[str, Any] | None:
+        raw = self.client.get(VIEW)
+        return json.loads(raw) if raw is not None else None
+
+    def write(self, view: dict[str, Any]) -> None:
+        self.client.set(VIEW, json.dumps(view, separators=(",", ":")))

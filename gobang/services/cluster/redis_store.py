@@ -19,6 +19,7 @@ from gobang.services.store import QueueEntry
 
 NAMESPACES = "gobang:connection_namespaces"
 QUEUE = "gobang:queue"
+PAIRING = "gobang:pairing"
 USER_GAME = "gobang:user_game"
 
 # Whether the process `member` (an entry's part after the "|") still holds its lease.
@@ -89,13 +90,30 @@ if entry then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return entry
 """
 
-# KEYS: queue. ARGV: two users. Both out of the queue, or neither.
+# KEYS: queue, pairing. ARGV: two users. Both out of the queue, or neither; kept aside in
+# `pairing` until their game is made (queue_settle).
 TAKE_PAIR = """
 if ARGV[1] == ARGV[2] then return 0 end
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
-if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 0 then return 0 end
+local first = redis.call('HGET', KEYS[1], ARGV[1])
+local second = redis.call('HGET', KEYS[1], ARGV[2])
+if not first or not second then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], first, ARGV[2], second)
 return 1
+"""
+
+# KEYS: queue, pairing, user_game. Back to the queue, whoever was taken for a game that was
+# never made (the leader died between taking them and making it).
+RETURN_PENDING = """
+local pending = redis.call('HGETALL', KEYS[2])
+local back = 0
+for i = 1, #pending, 2 do
+  if redis.call('HEXISTS', KEYS[3], pending[i]) == 0 then
+    back = back + redis.call('HSETNX', KEYS[1], pending[i], pending[i + 1])
+  end
+end
+redis.call('DEL', KEYS[2])
+return back
 """
 
 # KEYS: user_game. ARGV: game id, users. Drops a user's entry only if it still names that game.
@@ -114,7 +132,8 @@ class RedisStore:
         self.processes = Processes(client, process, lease_seconds)
         scripts = {"claim": CLAIM, "release": RELEASE, "connection": CONNECTION,
                    "connected": CONNECTED, "forget": FORGET, "take": TAKE,
-                   "take_pair": TAKE_PAIR, "drop_game": DROP_GAME}
+                   "take_pair": TAKE_PAIR, "drop_game": DROP_GAME,
+                   "return_pending": RETURN_PENDING}
         self._scripts = {name: client.register_script(body) for name, body in scripts.items()}
         # The games this process owns, and their people (to drop their entries).
         self._lock = threading.Lock()
@@ -169,8 +188,17 @@ class RedisStore:
         return _load(found) if found else None
 
     def queue_take_pair(self, first: int, second: int) -> bool:
-        """Take both users out of the queue, or neither, atomically across processes."""
-        return bool(self._run("take_pair", [QUEUE], [first, second]))
+        """Take both users out of the queue, or neither, atomically across processes; they
+        are kept aside until `queue_settle` (their game is made)."""
+        return bool(self._run("take_pair", [QUEUE, PAIRING], [first, second]))
+
+    def queue_settle(self, first: int, second: int) -> None:
+        self.client.hdel(PAIRING, str(first), str(second))
+
+    def queue_return_pending(self) -> int:
+        """Pairs taken and never settled (their leader died before making the game) go back
+        to the queue, unless they have a game. Returns how many users went back."""
+        return int(self._run("return_pending", [QUEUE, PAIRING, USER_GAME], []))
 
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
         with self._lock:

@@ -65,8 +65,10 @@ class Matcher:
         return self.gap_start + self.gap_per_second * max(0.0, waited)
 
     def tick(self) -> tuple[list[Pairing], list[int]]:
-        """Pair whoever can be paired now. Returns the pairings and the users dropped
-        because their connection is gone."""
+        """Who can be paired now. Returns the pairings, each to be taken (`take`) just
+        before its game is made, and the users dropped because their connection is gone.
+        Pairs a former leader took and never made a game of wait again first."""
+        self.store.queue_return_pending()
         entries = self.store.queue_entries()
         dropped = [e.user_id for e in entries if not self.is_connected(e.user_id)]
         for user_id in dropped:
@@ -77,10 +79,16 @@ class Matcher:
         pairings: list[Pairing] = []
         for entries in by_pool.values():
             pairings += self._pair_pool(entries)
-        # Only the pairs still both queued stand: no one is ever paired twice, whichever
-        # process pairs them and whatever changed since the queue was read.
-        taken = [p for p in pairings if self.store.queue_take_pair(p.black, p.white)]
-        return taken, dropped
+        return pairings, dropped
+
+    def take(self, pairing: Pairing) -> bool:
+        """Only a pair still both queued stands: no one is ever paired twice, whichever
+        process pairs them and whatever changed since the queue was read."""
+        return self.store.queue_take_pair(pairing.black, pairing.white)
+
+    def settle(self, pairing: Pairing) -> None:
+        """Their game is made (or refused): the pair is no longer kept aside."""
+        self.store.queue_settle(pairing.black, pairing.white)
 
     def _pair_pool(self, entries: list[QueueEntry]) -> list[Pairing]:
         now = self.clock()

@@ -65,12 +65,16 @@ class Matchmaking:
         queueing (a rematch) is skipped: one live game per player."""
         pairings, _dropped = self.matcher.tick()
         for pairing in pairings:
+            if not self.matcher.take(pairing):
+                continue
             try:
-                yield _matches_first(self.pairings.start(pairing, announce=False))
+                notices = _matches_first(self.pairings.start(pairing, announce=False))
             except ActionError as refused:
                 event(log, "pairing_refused", black=pairing.black, white=pairing.white,
                       error=refused.code)
-                yield self._requeue_free(pairing)
+                notices = self._requeue_free(pairing)
+            self.matcher.settle(pairing)
+            yield notices
 
     def game_started(self, started: GameStarted) -> list[Notice]:
         """A player whose game started by another path (a rematch) leaves the queue."""

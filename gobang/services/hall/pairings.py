@@ -7,10 +7,13 @@ import logging
 from gobang.extensions import db
 from gobang.logs import event
 from gobang.models import User
+from gobang.services.events import GameAdopted
 from gobang.services.hall.matcher import Pairing
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.factory import GameFactory
+from gobang.services.play.live import LiveGame
 from gobang.services.pools import wire
+from gobang.vocabulary import Status
 
 log = logging.getLogger("gobang.hall")
 
@@ -24,13 +27,21 @@ class Pairings:
         white = db.session.get(User, pairing.white)
         live, notices = self.factory.create(black, white, pairing.ruleset,
                                             time_control=pairing.clock, announce=announce)
-        # From the game's seats: the commit expired the users, and reading them is a query.
-        for color, me, other in (("black", live.black, live.white),
-                                 ("white", live.white, live.black)):
-            notices.append(Notice("match_found", {
-                "game_id": live.game_id, "color": color, "opponent": other.player(),
-                "ruleset": pairing.ruleset, "clock": wire(pairing.clock)}, HALL_USER,
-                me.user_id))
         event(log, "matched", game_id=live.game_id, black=live.black.user_id,
               white=live.white.user_id)
-        return notices
+        return notices + _found(live)
+
+    def game_adopted(self, adopted: GameAdopted) -> list[Notice]:
+        """The process that made a game may have died before its players heard of it."""
+        live: LiveGame = adopted.live
+        return _found(live) if live.status == Status.WAITING else []
+
+
+def _found(live: LiveGame) -> list[Notice]:
+    """`match_found` for both players, from the game's seats: the commit expired the users,
+    and reading them is a query."""
+    return [Notice("match_found", {
+        "game_id": live.game_id, "color": color, "opponent": other.player(),
+        "ruleset": live.ruleset, "clock": wire(live.time_control)}, HALL_USER, me.user_id)
+        for color, me, other in (("black", live.black, live.white),
+                                 ("white", live.white, live.black))]

@@ -65,17 +65,38 @@ class GameList(Protocol):
     def summaries(self) -> list[dict[str, Any]]: ...
 
 
+class ViewRecord(Protocol):
+    """The hall view as last sent (`{"seq", "counts", "players", "games"}`): the leader
+    writes it with each update, and every process's `hello` and `hall_view` read it, so a new
+    leader goes on from the same view and sequence number."""
+
+    def read(self) -> dict[str, Any] | None: ...
+    def write(self, view: dict[str, Any]) -> None: ...
+
+
 @dataclass(frozen=True)
 class HallState:
     presence: PresenceState
     challenges: ChallengeBook
     chat: ChatLog
     games: GameList
+    view: ViewRecord
 
 
 def memory_hall_state(table: GameTable, chat_kept: int) -> HallState:
     return HallState(MemoryPresence(), MemoryChallenges(), MemoryChatLog(chat_kept),
-                     LocalGameList(table))
+                     LocalGameList(table), MemoryViewRecord())
+
+
+class MemoryViewRecord:
+    def __init__(self) -> None:
+        self._view: dict[str, Any] | None = None
+
+    def read(self) -> dict[str, Any] | None:
+        return self._view
+
+    def write(self, view: dict[str, Any]) -> None:
+        self._view = view
 
 
 class MemoryPresence:

@@ -23,7 +23,7 @@ from typing import Any
 from gobang.services.clock import Clock
 from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.presence import Presence
-from gobang.services.hall.state import GameList
+from gobang.services.hall.state import GameList, ViewRecord
 from gobang.services.notices import HALL, Notice
 from gobang.services.pools import Pools, pool_name
 from gobang.vocabulary import RULESETS
@@ -49,7 +49,7 @@ class _Sent:
 
 class HallView:
     def __init__(self, presence: Presence, games: GameList, matcher: Matcher, clock: Clock,
-                 sizes: ViewSizes, interval: float, pools: Pools) -> None:
+                 sizes: ViewSizes, interval: float, pools: Pools, record: ViewRecord) -> None:
         self.pools = pools
         self.presence = presence
         # Every process's live games, as summaries.
@@ -58,17 +58,27 @@ class HallView:
         self.clock = clock
         self.sizes = sizes
         self.interval = interval
-        self._sent = _Sent(counts=self._counts(games.summaries()))
+        # The view as last sent, shared by every process (the leader writes it).
+        self.record = record
         self._due = clock()
         # The ticker computes updates while handlers read snapshots (threads under `flask run`).
         self._lock = threading.Lock()
 
     def snapshot(self) -> dict[str, Any]:
         """The whole view as last sent: what `hello` and `hall_view` carry."""
-        with self._lock:
-            sent = self._sent
+        sent = self._last_sent()
         return {"seq": sent.seq, "counts": sent.counts, "players": list(sent.players.values()),
                 "games": list(sent.games.values())}
+
+    def _last_sent(self) -> _Sent:
+        with self._lock:
+            found = self.record.read()
+        if found is None:  # nothing sent yet: an empty hall
+            return _Sent(counts={"online": 0, "playing": 0, "waiting": dict.fromkeys(
+                self.pools.names(RULESETS), 0)})
+        return _Sent(found["seq"], found["counts"],
+                     {p["id"]: p for p in found["players"]},
+                     {g["game_id"]: g for g in found["games"]})
 
     def flush(self) -> list[Notice]:
         """One `hall_update` when the interval has passed and the view changed; else nothing."""
@@ -78,16 +88,18 @@ class HallView:
         self._due = now + self.interval
         live = self.games.summaries()
         counts, players, games = self._counts(live), self._players(), self._games(live)
+        before = self._last_sent()
+        update: dict[str, Any] = {
+            "players": _difference(before.players, players),
+            "games": _difference(before.games, games)}
+        if counts != before.counts:
+            update["counts"] = counts
+        elif not any(update["players"].values()) and not any(update["games"].values()):
+            return []
         with self._lock:
-            before = self._sent
-            update: dict[str, Any] = {
-                "players": _difference(before.players, players),
-                "games": _difference(before.games, games)}
-            if counts != before.counts:
-                update["counts"] = counts
-            elif not any(update["players"].values()) and not any(update["games"].values()):
-                return []
-            self._sent = _Sent(before.seq + 1, counts, players, games)
+            self.record.write({"seq": before.seq + 1, "counts": counts,
+                               "players": list(players.values()),
+                               "games": list(games.values())})
         return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL)]
 
     def _counts(self, live: list[Entry]) -> dict[str, Any]:

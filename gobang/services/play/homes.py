@@ -19,6 +19,7 @@ from gobang.models import Game
 from gobang.services.clock import Clock
 from gobang.services.cluster.directory import Directory
 from gobang.services.cluster.leases import Leases
+from gobang.services.events import Bus, GameAdopted
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.moves import Moves
@@ -29,8 +30,9 @@ from gobang.vocabulary import Status
 class GameHomes:
     def __init__(self, table: GameTable, factory: GameFactory, moves: Moves, leases: Leases,
                  directory: Directory, shared: bool, clock: Clock,
-                 sweep_seconds: float) -> None:
+                 sweep_seconds: float, bus: Bus) -> None:
         self.table = table
+        self.bus = bus
         self.factory = factory
         self.moves = moves
         self.leases = leases
@@ -42,13 +44,13 @@ class GameHomes:
         # Redis failed us since the last good tick: emits may have been lost meanwhile.
         self._outage = False
 
-    def locate(self, game_id: int) -> None:
+    def locate(self, game_id: int) -> list[Notice]:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
         a live game that no process plays any more."""
         if not self.shared or self.table.get(game_id) is not None:
-            return
+            return []
         self.table.check_not_elsewhere(game_id)
-        self._adopt(game_id)
+        return self._adopt(game_id)
 
     def keep(self) -> list[Notice]:
         """Every tick, on every process: this process's sign of life and its games' leases;
@@ -80,24 +82,26 @@ class GameHomes:
         self.table.let_go(live.game_id)
         return notice
 
-    def sweep(self) -> None:
+    def sweep(self) -> list[Notice]:
         """The leader, every `sweep_seconds`: live games in the database that no process
         plays, their process dead and no player back to adopt them, are adopted here (their
         clocks and forfeits must still run)."""
         now = self.clock()
         if not self.shared or (self._swept_at is not None
                                and now - self._swept_at < self.sweep_seconds):
-            return
+            return []
         self._swept_at = now
         if not self.directory.settled():
-            return
+            return []
         ids = db.session.scalars(select(Game.id).where(Game.status != Status.FINISHED)).all()
         db.session.commit()  # end the read transaction
+        notices: list[Notice] = []
         for game_id in ids:
             if self.table.get(game_id) is None and self.leases.holder(game_lease(game_id)) is None:
-                self._adopt(game_id)
+                notices += self._adopt(game_id)
+        return notices
 
-    def _adopt(self, game_id: int) -> None:
+    def _adopt(self, game_id: int) -> list[Notice]:
         if not self.directory.settled():
             # Redis restarted empty a moment ago: the processes that play their games have
             # not yet taken their leases again, and a game taken now would be played twice.
@@ -105,8 +109,11 @@ class GameHomes:
                 "The game is moving to another server; try again in a moment."))
         if not self.leases.take(game_lease(game_id)):
             self.table.check_not_elsewhere(game_id)  # somebody was quicker
-            return
+            return []
         previous = self.directory.last_home(game_id)
         last_alive = self.directory.alive_at(previous) if previous else None
-        if self.factory.adopt(game_id, last_alive) is None:
+        live = self.factory.adopt(game_id, last_alive)
+        if live is None:
             self.leases.release(game_lease(game_id))
+            return []
+        return self.bus.publish(GameAdopted(live))

@@ -1,0 +1,146 @@
+"""The hall across processes: Match pairs players wherever their connections are, exactly
+once, also when the leader dies mid-crowd; a dead process's players leave every hall."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+import pytest
+import socketio
+from sqlalchemy import create_engine, text
+
+from tests.support.cluster import owner_of
+from tests.support.games import BLACK_FIVE
+from tests.support.live import wait_until
+
+pytestmark = [pytest.mark.live]
+
+
+def leader_of(cluster) -> str:
+    return cluster.redis.client().get("gobang:lease:leader").decode()
+
+
+def play(rooms, game_id, moves):
+    for index, (row, col) in enumerate(moves):
+        ack = rooms[index % 2].ask("place_stone", {"game_id": game_id, "row": row, "col": col})
+        assert ack == {"ok": True}, ack
+
+
+def test_players_on_different_processes_are_paired_once_and_play_through_nginx(cluster):
+    p1, p2 = cluster.servers
+    https = {name: cluster.user(name) for name in ("ann", "ben")}
+    halls = {"ann": p1.connect(https["ann"], "/hall"), "ben": p2.connect(https["ben"], "/hall")}
+    for hall in halls.values():
+        hall.wait_for("hello")
+        assert hall.ask("start_match", {}) == {"ok": True}
+    found = {name: hall.wait_for("match_found", timeout=10) for name, hall in halls.items()}
+    assert found["ann"]["game_id"] == found["ben"]["game_id"]
+    game_id = found["ann"]["game_id"]
+    by_color = {found[name]["color"]: name for name in found}
+    rooms = [cluster.join(https[by_color[color]], game_id)[0] for color in ("black", "white")]
+    play(rooms, game_id, BLACK_FIVE)
+    assert rooms[1].wait_for("game_over")["result"]["winner"] == "black"
+    me = {name: http.get(cluster.url + "/api/me", timeout=5).json() for name, http in https.items()}
+    assert me[by_color["black"]]["score"] == 1030
+    assert me[by_color["white"]]["score"] == 970
+    assert [m["games"] for m in me.values()] == [1, 1]
+    assert owner_of(cluster.redis, game_id) is None
+
+
+def test_a_dead_process_s_players_leave_every_hall_within_five_seconds(cluster):
+    p1, p2 = cluster.servers
+    watcher = p1.connect(cluster.user("ann"), "/hall")
+    watcher.wait_for("hello")
+    leaving = p2.connect(cluster.user("ben"), "/hall")
+    leaving.wait_for("hello")
+    def online() -> set[str]:
+        found = watcher.ask("find_players", {"prefix": "ben"})["players"]
+        return {player["username"] for player in found}
+
+    assert wait_until(lambda: "ben" in online(), 5)
+    cluster.kill("p2")
+    killed = time.monotonic()
+    assert wait_until(lambda: "ben" not in online(), 5)
+    assert time.monotonic() - killed <= 5
+
+
+CROWD = 200
+
+
+def crowd_presses_match(cluster, names, kill_leader_after: int | None = None):
+    """Each player's hall on a process in turn; all press Match at once. Returns
+    {name: match_found}, for those whose process lived."""
+    https = {}
+    for name in names:
+        https[name] = cluster.user(name)
+    halls = {}
+    for index, name in enumerate(names):
+        halls[name] = cluster.servers[index % len(cluster.servers)].connect(https[name], "/hall")
+    for hall in halls.values():
+        hall.wait_for("hello")
+    pressed = threading.Barrier(len(names))
+    killed: list[str] = []
+    acks: dict[str, object] = {}
+
+    def press(index: int, name: str) -> None:
+        pressed.wait()
+        try:
+            acks[name] = halls[name].ask("start_match", {}, timeout=30)
+        except socketio.exceptions.SocketIOError as error:  # its process was killed
+            acks[name] = error
+        if kill_leader_after is not None and index == kill_leader_after:
+            killed.append(leader_of(cluster))
+            cluster.kill(killed[0])
+
+    threads = [threading.Thread(target=press, args=(i, n)) for i, n in enumerate(names)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    dead = cluster.server(killed[0]) if killed else None
+    size = len(cluster.servers)
+    alive = [n for i, n in enumerate(names) if cluster.servers[i % size] is not dead]
+    assert [n for n in alive if acks[n] != {"ok": True}] == []
+    found = {}
+    for name in alive:
+        found[name] = halls[name].wait_for("match_found", timeout=30)
+    return found, killed
+
+
+def games_of(found) -> Counter:
+    return Counter(match["game_id"] for match in found.values())
+
+
+def test_a_crowd_over_three_processes_is_paired_exactly_once(cluster_of):
+    cluster = cluster_of(3)
+    names = [f"p{i:03d}" for i in range(CROWD)]
+    found, _ = crowd_presses_match(cluster, names)
+    games = games_of(found)
+    assert len(games) == CROWD // 2
+    assert set(games.values()) == {2}
+    assert_each_player_has_one_game(cluster, names)
+
+
+def test_a_crowd_is_paired_exactly_once_when_the_leader_dies_mid_crowd(cluster_of):
+    cluster = cluster_of(3)
+    names = [f"q{i:03d}" for i in range(CROWD)]
+    found, killed = crowd_presses_match(cluster, names, kill_leader_after=CROWD // 2)
+    assert killed
+    # Everyone whose process lived is paired, with another such player or with one whose
+    # process died after the pairing; nobody twice.
+    assert leader_of(cluster) != killed[0]
+    assert all(count <= 2 for count in games_of(found).values())
+    assert_each_player_has_one_game(cluster, names)
+
+
+def assert_each_player_has_one_game(cluster, names):
+    engine = create_engine(cluster.database_url)
+    with engine.connect() as connection:
+        rows = connection.execute(text(
+            "SELECT u.username, count(g.id) FROM users u JOIN games g "
+            "ON g.black_id = u.id OR g.white_id = u.id GROUP BY u.username")).all()
+    engine.dispose()
+    counts = dict(rows)
+    assert not [name for name in names if counts.get(name, 0) > 1]
