@@ -179,7 +179,7 @@ def test_the_computer_rows_cannot_log_in_and_are_not_ranked(env, seated):
     assert db.session.scalar(select(User.computer_level).where(User.id == machine.id)) == 1
 
 
-def test_a_broken_external_engine_is_covered_by_the_builtin_in_another_process():
+def test_a_broken_external_engine_is_covered_by_a_fallback_move():
     pool = EnginePool(EngineSettings(workers=1, games_per_worker=1,
                                      command=("python3", "-c", "pass"), nice=0))
     pool.think(1, 1, RulesGame("freestyle"))
@@ -216,6 +216,11 @@ def test_the_abort_window_never_runs_against_the_computer(env, seated, clock):
 def test_the_builtin_engine_starts_whatever_the_servers_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # where `gobang` does not import
     pool = EnginePool(EngineSettings(workers=1, games_per_worker=1, nice=0))
+    pool.prepare(1, 1)  # a start takes longer than a level 1 move may
+    end = time.monotonic() + WAIT_SECONDS
+    while not pool.running():
+        assert time.monotonic() < end
+        time.sleep(0.02)
     pool.think(1, 1, RulesGame("freestyle"))
     end = time.monotonic() + WAIT_SECONDS
     answers = []
