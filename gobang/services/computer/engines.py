@@ -257,7 +257,7 @@ class EnginePool:
                 self._queue.remove(request)
                 handed.append((slot, request))
         for request in late:
-            self._finish(request, self._cheap_move(request, "no engine free in time"))
+            self._settle(request, lambda r=request: self._cheap_move(r, "no engine free in time"))
         for slot, request in handed:
             self._start(lambda s=slot, r=request: self._run(s, r))
 
@@ -285,13 +285,20 @@ class EnginePool:
         self._release(slot)
 
     def _run(self, slot: Slot, request: Request) -> None:
+        self._settle(request, lambda: self._play(slot.adapter, request))
+        if slot.adapter.running or self._closed:
+            self._release(slot)
+        else:  # it failed: a fresh process now rather than inside the next move's time
+            self._warm(slot)
+
+    def _settle(self, request: Request, play: Callable[[], EngineMove]) -> None:
+        """Answer `request` with `play()`'s move, or with none when it raises."""
         try:
-            self._finish(request, self._play(slot.adapter, request))
+            self._finish(request, play())
         except Exception as exc:  # NoLegalMove, or a fallback that failed too
             log.warning("no computer move", extra={"fields": {
                 "game_id": request.game_id, "problem": str(exc)[:200]}})
             self._finish(request, None, str(exc)[:200] or type(exc).__name__)
-        self._release(slot)
 
     def _release(self, slot: Slot) -> None:
         """Back to the idle engines, and on to the next queued move."""
