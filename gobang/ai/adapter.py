@@ -126,7 +126,9 @@ class EngineAdapter:
             problem = str(failure)
             log.warning("engine %s failed: %s; fallback plays", self._argv[0], problem)
             self.failures.append(problem)
-            self._stop()
+            # Killed, not asked to END: a late engine may search on for seconds before it
+            # reads END, and the fallback's move is due now.
+            self._stop(at_once=True)
             row, col = (fallback or self._fallback)(game)
             return EngineMove(row, col, by_engine=False, problem=problem)
         self._known = game.moves + [(row, col)]
@@ -281,12 +283,14 @@ class EngineAdapter:
             if kind is not None:
                 raise EngineFailure(f"forbidden to black ({kind}): {col},{row}")
 
-    def _stop(self) -> None:
+    def _stop(self, at_once: bool = False) -> None:
         proc, self._proc = self._proc, None
         self._known = []
         if proc is None:
             return
         assert proc.stdin is not None and proc.stdout is not None
+        if at_once and proc.poll() is None:
+            proc.kill()
         try:
             if proc.poll() is None:
                 proc.stdin.write(b"END\n")

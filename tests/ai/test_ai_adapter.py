@@ -265,14 +265,15 @@ def test_only_changed_settings_are_sent_again_for_a_move(fake, tmp_path):
     assert sent[8:10] == ["INFO level 8", "TURN 8,8"]
 
 
-def test_an_answer_is_awaited_no_longer_than_the_moves_wait(fake, tmp_path):
+def test_an_answer_is_awaited_no_longer_than_the_moves_wait_then_the_fallback_plays(fake, tmp_path):
     adapter, fallback = fake("silent", turn_seconds=20)
     with adapter:
         asked = time.monotonic()
         covered = adapter.move(Game.replay([(7, 7)]), wait_seconds=0.3)
         waited = time.monotonic() - asked
     assert not covered.by_engine and "no answer in time" in covered.problem
-    assert waited < 5 and fallback.calls == 1
+    # 0.3 s, and the late engine killed at once rather than given 0.5 s to END.
+    assert waited < 0.7 and fallback.calls == 1
 
 
 def test_a_fallback_given_for_one_move_plays_that_move(fake):
