@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gobang.rules import Game
-from gobang.services.computer.engines import EnginePool, EngineSettings, Thought
+from gobang.services.computer.engines import CheapMoves, EnginePool, EngineSettings, Thought
 from tests.ai.test_ai_adapter import FAKE_ENGINE
 from tests.support.clock import FakeClock
 
@@ -106,6 +106,8 @@ def test_a_move_queued_until_too_late_comes_from_the_cheap_level_without_the_eng
     pool.pool.think(1, 8, Game.replay([(7, 7)]))  # takes the one engine
     pool.pool.think(2, 1, Game.replay([(3, 3)]))
     pool.clock.advance(0.9)  # level 1: 0.05 + 1 s, 0.15 s left
+    assert pool.answers() == {} and len(pool.pending) == 2
+    pool.pending.pop()()  # the cheap move, in a thread of its own
     late = pool.answers()[2]
     assert not late.move.by_engine and "no engine free in time" in late.move.problem
     assert Game.replay([(3, 3)]).board.is_empty(late.move.row, late.move.col)
@@ -140,3 +142,13 @@ def test_engines_are_started_ahead_up_to_one_per_game_and_no_more_than_the_worke
     assert pool.sent().count("--- start") == 2
     pool.pool.prepare(5, 3)
     assert pool.pending == []
+
+
+def test_the_cheap_level_keeps_each_games_position_through_moves_and_take_backs():
+    cheap = CheapMoves()
+    # Black's four on row 7, blocked at 7,2; white has just blocked 7,7 too.
+    full = [(7, 3), (7, 2), (7, 4), (0, 0), (7, 5), (0, 2), (7, 6), (7, 7)]
+    cheap(Game.replay(full), 1, game_id=1)
+    assert Game().board.is_empty(*cheap(Game.replay([(0, 0)]), 1, game_id=2))
+    # Taken back: 7,7 is free again, and white must block there.
+    assert cheap(Game.replay(full[:-1]), 1, game_id=1) == (7, 7)
