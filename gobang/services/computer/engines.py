@@ -168,7 +168,8 @@ class EnginePool:
         self._closed = False
         self._cheap = CheapMoves()
         self._fallback = Fallback(
-            self._adapter(tuple(builtin_argv(TOP_LEVEL)), self._cheap, builtin=True),
+            engine_adapter(tuple(builtin_argv(TOP_LEVEL)), self._cheap, settings.nice,
+                           builtin=True),
             self._cheap, clock, start, external=settings.command is not None)
 
     def prepare(self, games: int, number: int) -> None:
@@ -343,23 +344,19 @@ class EnginePool:
         row, col = self._cheap(request.game, request.number, request.game_id)
         return EngineMove(row, col, by_engine=False, problem=problem)
 
-    # --- processes ----------------------------------------------------------------------
-
     def _slot(self, argv: tuple[str, ...]) -> Slot:
         # Its fallback is given with each move (Fallback.cover); this one is never used.
-        return Slot(argv, self._adapter(argv, self._cheap,
-                                        builtin=self.settings.command is None))
+        return Slot(argv, engine_adapter(argv, self._cheap, self.settings.nice,
+                                         builtin=self.settings.command is None))
 
-    def _adapter(self, argv: tuple[str, ...], fallback: Callable[[Game], tuple[int, int]],
-                 builtin: bool) -> EngineAdapter:
-        return EngineAdapter(self._niced(list(argv)), "freestyle", fallback,
-                             cwd=PROJECT_ROOT if builtin else None)
 
-    def _niced(self, argv: list[str]) -> list[str]:
-        nice = shutil.which("nice")
-        if nice is None or self.settings.nice <= 0:
-            return argv
-        return [nice, "-n", str(self.settings.nice), *argv]
+def engine_adapter(argv: tuple[str, ...], fallback: Callable[[Game], tuple[int, int]],
+                   nice: int, builtin: bool) -> EngineAdapter:
+    """An engine process's adapter, `nice`d; the built-in engine starts where `gobang`
+    imports."""
+    program = shutil.which("nice")
+    niced = [program, "-n", str(nice), *argv] if program and nice > 0 else list(argv)
+    return EngineAdapter(niced, "freestyle", fallback, cwd=PROJECT_ROOT if builtin else None)
 
 
 class CheapMoves:
@@ -402,7 +399,8 @@ class CheapMoves:
 class Fallback:
     """The built-in engine in one more process, behind every engine of the pool: it plays
     while its move's deadline leaves time and it is free, else the cheap level does. It is
-    started the first time it is wanted (in the background: that first move is cheap)."""
+    started in the background with the first engines, or when first wanted (that move is
+    then the cheap level's)."""
 
     def __init__(self, adapter: EngineAdapter, cheap: CheapMoves,
                  clock: Callable[[], float], start: Start, external: bool) -> None:
