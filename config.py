@@ -101,15 +101,21 @@ class Config:
     # RATELIMIT_ENABLED off (load tests connect thousands of players from one address).
     MAX_CONNECTIONS_PER_ADDRESS: int = 100
 
-    # Playing the computer (docs/engines.md). COMPUTER_WORKERS engines search at once, each in
-    # a process of its own at COMPUTER_NICE lower priority (0: cores - 1, at least 1); each
-    # worker takes COMPUTER_GAMES_PER_WORKER games, and a computer game beyond that is refused
-    # as busy. ENGINE_COMMAND: the argv of an external Gomocup engine to play instead of the
-    # built-in one ("{level}" in it becomes the level); ENGINE_LEVEL_OPTIONS: JSON, per level
-    # the engine's INFO settings, e.g. {"8": {"timeout_turn": 5000, "max_memory": 83886080}}
-    # (timeout_turn, in milliseconds, is also how long an answer is awaited, plus 1 s).
+    # Playing the computer (docs/engines.md). At most COMPUTER_WORKERS engine processes (0:
+    # cores - 1, at least 1), shared by all computer games, search at COMPUTER_NICE lower
+    # priority; a computer move is answered within its level's backstop + 1 s of its turn.
+    # A new computer game is admitted while the games' loads fit in the workers: a game at
+    # level L takes c_L / (c_L + COMPUTER_THINK_SECONDS) of a worker, c_L the level's
+    # expected engine seconds per move and COMPUTER_THINK_SECONDS how long people think per
+    # move; and while there are fewer than COMPUTER_GAMES_PER_WORKER games per worker.
+    # Beyond that a game is refused as busy. ENGINE_COMMAND: the argv of an external Gomocup
+    # engine to play instead of the built-in one ("{level}" in it becomes the level);
+    # ENGINE_LEVEL_OPTIONS: JSON, per level the engine's INFO settings, e.g.
+    # {"8": {"timeout_turn": 5000, "max_memory": 83886080}} (timeout_turn, in milliseconds,
+    # is the turn limit when the move did not queue; also the level's cost, c_L, above).
     COMPUTER_WORKERS: int = 0
-    COMPUTER_GAMES_PER_WORKER: int = 4
+    COMPUTER_GAMES_PER_WORKER: int = 25
+    COMPUTER_THINK_SECONDS: float = 8.0
     COMPUTER_NICE: int = 10
     ENGINE_COMMAND: str | None = None
     ENGINE_LEVEL_OPTIONS: str | None = None

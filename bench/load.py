@@ -418,6 +418,11 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
             **_join_computer(against, start, start + duration),
             "engines_cpu_pct": round(100 * engines_cpu / duration, 1),
             "engines_rss_mb": [round(r / 2**20, 1) for r in engines_rss],
+            "engine_processes": len(server.children()),
+            # Moves the engines did not play, over the whole run (warnings in the log): the
+            # cheap level's (no engine free in time) and the fallback's (an engine failed).
+            "cheap_moves": server.log().count("computer move from the cheap level"),
+            "fallback_moves": server.log().count("fallback plays"),
         }
     return report
 
@@ -612,9 +617,11 @@ def scenario_computer(args) -> dict[str, Any]:
     """Issue 16's load: --computer-games players play the computer, each answering every
     computer move at once, while --games human games play at --every seconds a move per
     player. The server gets COMPUTER_WORKERS = --computer-workers (default: its own default,
-    cores - 1) and enough games per worker that every computer game is admitted (unless
-    --computer-per-worker says otherwise; games refused as busy are counted). The relay,
-    which has no computer, plays the human games only."""
+    cores - 1), enough games per worker that the count cap admits every computer game (unless
+    --computer-per-worker says otherwise) and its own COMPUTER_THINK_SECONDS unless
+    --computer-think-seconds is given; the load formula (docs/engines.md, "Capacity") may
+    refuse some games as busy, and they are counted. The relay, which has no computer, plays
+    the human games only."""
     from gobang.ai.levels import LEVELS
 
     levels = _levels(args.computer_level or "8", LEVELS)
@@ -623,6 +630,8 @@ def scenario_computer(args) -> dict[str, Any]:
     per_worker = args.computer_per_worker or max(1, -(-against // workers))
     env = {"GOBANG_COMPUTER_WORKERS": str(workers),
            "GOBANG_COMPUTER_GAMES_PER_WORKER": str(per_worker), "GOBANG_COMPUTER_NICE": "10"}
+    if args.computer_think_seconds is not None:
+        env["GOBANG_COMPUTER_THINK_SECONDS"] = str(args.computer_think_seconds)
     # Long enough after the end for a reply later than backstop + 1 s to be measured, not
     # counted as never answered.
     drain = max(args.drain, max(LEVELS[n].seconds for n in levels) + 4.0)
@@ -689,6 +698,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--computer-per-worker", type=int,
                         help="computer: the server's COMPUTER_GAMES_PER_WORKER (default: "
                              "enough for every computer game)")
+    parser.add_argument("--computer-think-seconds", type=float,
+                        help="computer: the server's COMPUTER_THINK_SECONDS, the players' "
+                             "expected thinking per move in its capacity formula (default: "
+                             "the server's own, 8)")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay baseline")
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS,
                         help="seconds after the end for the last moves to arrive")

@@ -1,7 +1,10 @@
 """Drive one Gomocup protocol engine process for one side of games on our board.
 
 The adapter owns the process: it starts it, tells it the rules and time limit, hands it
-each position and reads its answer with a deadline. Whatever goes wrong on the engine's
+each position and reads its answer with a deadline. One process can play many games one
+after another: a position that does not continue its last answer goes as a whole `BOARD`,
+and the rules, the turn limit and other `INFO` settings can change from one move to the next
+(only the changed ones are sent). Whatever goes wrong on the engine's
 side (no answer in time, a crash, ``ERROR``, garbage, an occupied, off-board or forbidden
 point) the adapter restarts the engine for the next move and lets the fallback (the
 built-in top level) play this one, so a game never stalls on a broken engine.
@@ -55,12 +58,15 @@ class EngineMove:
 
 
 class EngineAdapter:
-    """One protocol engine process playing games under one ruleset.
+    """One protocol engine process playing the moves of any games, one move at a time.
 
     ``fallback`` plays a move (``Game`` -> ``(row, col)``) whenever the engine fails.
     ``turn_seconds`` goes to the engine as ``INFO timeout_turn``; an answer is awaited that
     long plus `GRACE_SECONDS`. ``info`` adds per-engine ``INFO`` settings. ``cwd`` is the
     directory the process starts in (the built-in engine needs one where `gobang` imports).
+    ``turn_seconds``, ``info`` and ``fallback`` are defaults: `move` can give others for one
+    move. Each move is played under its game's ruleset (``ruleset`` is the one the games
+    usually have; the engine is told by ``INFO rule`` whenever it changes).
     """
 
     def __init__(
@@ -77,7 +83,6 @@ class EngineAdapter:
         if ruleset not in RULE_BITS:
             raise ValueError(f"unknown ruleset {ruleset!r}")
         self._argv = list(argv)
-        self._ruleset = ruleset
         self._fallback = fallback
         self._turn_seconds = turn_seconds
         self._info = dict(info or {})
@@ -87,29 +92,66 @@ class EngineAdapter:
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._known: list[tuple[int, int]] = []
+        # INFO values the running process was last told; sent again only when they change.
+        self._told: dict[str, str] = {}
         self.restarts = 0
         self.failures: list[str] = []
 
     # --- public -------------------------------------------------------------------------
 
-    def move(self, game: Game) -> EngineMove:
-        """The next move for the side to move in ``game`` (not modified)."""
+    def move(
+        self,
+        game: Game,
+        turn_seconds: float | None = None,
+        wait_seconds: float | None = None,
+        info: dict[str, str] | None = None,
+        fallback: Callable[[Game], tuple[int, int]] | None = None,
+    ) -> EngineMove:
+        """The next move for the side to move in ``game`` (not modified), played under
+        ``game.ruleset``. For this move only: ``turn_seconds`` (the engine's turn limit),
+        ``wait_seconds`` (how long its answer is awaited; default the turn limit plus
+        `GRACE_SECONDS`), more ``info`` and another ``fallback``."""
         if game.is_over:
             raise ValueError("the game is over")
-        if game.ruleset != self._ruleset:
-            raise ValueError(f"this engine plays {self._ruleset}, not {game.ruleset}")
+        if game.ruleset not in RULE_BITS:
+            raise ValueError(f"unknown ruleset {game.ruleset!r}")
+        turn = self._turn_seconds if turn_seconds is None else turn_seconds
+        settings = {"rule": str(RULE_BITS[game.ruleset]),
+                    "timeout_turn": str(int(turn * 1000)), **self._info, **(info or {})}
         try:
-            row, col, debug = self._ask(game)
+            row, col, debug = self._ask(game, settings, turn + GRACE_SECONDS
+                                        if wait_seconds is None else wait_seconds)
             self._check(game, row, col)
         except EngineFailure as failure:
             problem = str(failure)
             log.warning("engine %s failed: %s; fallback plays", self._argv[0], problem)
             self.failures.append(problem)
-            self._stop()
-            row, col = self._fallback(game)
+            # Killed, not asked to END: a late engine may search on for seconds before it
+            # reads END, and the fallback's move is due now.
+            self._stop(at_once=True)
+            row, col = (fallback or self._fallback)(game)
             return EngineMove(row, col, by_engine=False, problem=problem)
         self._known = game.moves + [(row, col)]
         return EngineMove(row, col, by_engine=True, debug=debug)
+
+    def warm(self) -> bool:
+        """Start the process now unless it runs; False when it cannot be started (the next
+        `move` tries again, and its fallback plays if that fails too)."""
+        if self._proc is not None:
+            return True
+        try:
+            self._launch()
+        except EngineFailure as failure:
+            log.warning("engine %s failed to start: %s", self._argv[0], failure)
+            self.failures.append(str(failure))
+            self._stop()
+            return False
+        return True
+
+    @property
+    def running(self) -> bool:
+        """The process has been started and has not failed since."""
+        return self._proc is not None
 
     def close(self) -> None:
         """Say END and make sure the process is gone."""
@@ -123,9 +165,16 @@ class EngineAdapter:
 
     # --- talking ------------------------------------------------------------------------
 
-    def _ask(self, game: Game) -> tuple[int, int, tuple[str, ...]]:
+    def _ask(self, game: Game, settings: dict[str, str],
+             wait: float) -> tuple[int, int, tuple[str, ...]]:
         if self._proc is None:
             self._launch()
+        if settings["rule"] != self._told.get("rule"):
+            self._known = []  # the engine's last position was under other rules
+        for key, value in settings.items():
+            if self._told.get(key) != value:
+                self._send(f"INFO {key} {value}")
+                self._told[key] = value
         moves = game.moves
         if moves and moves[:-1] == self._known:
             row, col = moves[-1]
@@ -133,12 +182,12 @@ class EngineAdapter:
         elif not moves:
             if self._known:
                 self._send("RESTART")
-                self._expect_ok()
+                self._expect_ok(wait)
             self._send("BEGIN")
         else:
             self._send_board(game)
         self._known = []  # unknown until a good answer arrives
-        return self._read_move()
+        return self._read_move(wait)
 
     def _send_board(self, game: Game) -> None:
         own = len(game.moves) % 2  # 0: the side to move is black, who played the even moves
@@ -163,12 +212,9 @@ class EngineAdapter:
             raise EngineFailure(f"cannot start: {error}") from None
         self._buffer = b""
         self._known = []
+        self._told = {}
         self._send(f"START {SIZE}")
         self._expect_ok(self._start_seconds)
-        self._send(f"INFO rule {RULE_BITS[self._ruleset]}")
-        self._send(f"INFO timeout_turn {int(self._turn_seconds * 1000)}")
-        for key, value in self._info.items():
-            self._send(f"INFO {key} {value}")
 
     def _send(self, text: str) -> None:
         assert self._proc is not None and self._proc.stdin is not None
@@ -178,13 +224,13 @@ class EngineAdapter:
         except (BrokenPipeError, OSError):
             raise EngineFailure("the engine closed its input (crashed?)") from None
 
-    def _expect_ok(self, seconds: float | None = None) -> None:
+    def _expect_ok(self, seconds: float) -> None:
         line, _debug = self._read_answer(seconds)
         if line.upper() != "OK":
             raise EngineFailure(f"expected OK, got {line[:80]!r}")
 
-    def _read_move(self) -> tuple[int, int, tuple[str, ...]]:
-        line, debug = self._read_answer()
+    def _read_move(self, wait: float) -> tuple[int, int, tuple[str, ...]]:
+        line, debug = self._read_answer(wait)
         if line.upper().startswith("ERROR"):
             raise EngineFailure(f"engine error: {line[:200]}")
         try:
@@ -194,10 +240,10 @@ class EngineAdapter:
             raise EngineFailure(f"not a move: {line[:80]!r}") from None
         return row, col, debug
 
-    def _read_answer(self, seconds: float | None = None) -> tuple[str, tuple[str, ...]]:
-        """The next line that is not DEBUG/MESSAGE, and the DEBUG lines before it."""
-        wait = self._turn_seconds + GRACE_SECONDS if seconds is None else seconds
-        deadline = self._clock() + wait
+    def _read_answer(self, seconds: float) -> tuple[str, tuple[str, ...]]:
+        """The next line that is not DEBUG/MESSAGE, and the DEBUG lines before it, awaited
+        ``seconds``."""
+        deadline = self._clock() + seconds
         debug: list[str] = []
         while True:
             line = self._read_line(deadline)
@@ -237,12 +283,14 @@ class EngineAdapter:
             if kind is not None:
                 raise EngineFailure(f"forbidden to black ({kind}): {col},{row}")
 
-    def _stop(self) -> None:
+    def _stop(self, at_once: bool = False) -> None:
         proc, self._proc = self._proc, None
         self._known = []
         if proc is None:
             return
         assert proc.stdin is not None and proc.stdout is not None
+        if at_once and proc.poll() is None:
+            proc.kill()
         try:
             if proc.poll() is None:
                 proc.stdin.write(b"END\n")

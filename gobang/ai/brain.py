@@ -19,7 +19,7 @@ from typing import TextIO
 
 from gobang.rules import SIZE
 
-from .levels import TOP_LEVEL, level
+from .levels import LEVELS, TOP_LEVEL, level
 from .position import Position
 from .search import Engine, NoLegalMove
 
@@ -70,6 +70,8 @@ class Brain:
         stats: bool = False,
     ) -> None:
         self._engine = Engine(level(number), rng, clock)
+        self._rng = rng
+        self._clock = clock
         self._out = out
         self._stats = stats
         self._ruleset = "freestyle"
@@ -137,6 +139,8 @@ class Brain:
         self._info[key] = number
         if key == "rule":
             self._set_ruleset(rule_name(value))
+        elif key == "level":
+            self._set_level(number)
 
     def _set_ruleset(self, ruleset: str) -> None:
         self._ruleset = ruleset
@@ -145,6 +149,14 @@ class Brain:
             self._pos = Position(ruleset)
             for index in moves:
                 self._pos.play(index)
+
+    def _set_level(self, number: int) -> None:
+        # INFO is never answered, not even with ERROR: an unknown level is ignored.
+        if number not in LEVELS:
+            return
+        settings = level(number)
+        if settings is not self._engine.level:
+            self._engine = Engine(settings, self._rng, self._clock)
 
     def _begin(self, _rest: str) -> None:
         pos = self._game()

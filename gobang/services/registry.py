@@ -33,6 +33,7 @@ from gobang.services.computer.engines import (
     EngineSettings,
     default_workers,
     parse_command,
+    reply_seconds,
 )
 from gobang.services.events import Bus, GameAdopted, GameEnded, GameStarted, PlayerAway
 from gobang.services.hall.challenges import Challenges
@@ -184,7 +185,7 @@ def build_services(app: Flask) -> Services:
     bus = Bus()
     pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
                                 cfg["CLOCK_INCREMENT_SECONDS"])
-    engines = EnginePool(engine_settings(cfg))
+    engines = EnginePool(engine_settings(cfg), clock)
     play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity,
                  leases, directory)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
@@ -233,6 +234,8 @@ def engine_settings(cfg: Any) -> EngineSettings:
         level_options={int(number): {key: str(value) for key, value in found.items()}
                        for number, found in options.items()},
         nice=cfg["COMPUTER_NICE"],
+        think_seconds=cfg["COMPUTER_THINK_SECONDS"],
+        reply_seconds=reply_seconds(cfg["TICKER_INTERVAL_SECONDS"]),
     )
 
 

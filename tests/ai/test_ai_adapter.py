@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -226,14 +227,71 @@ def test_an_engine_that_cannot_start_leaves_every_move_to_the_fallback(tmp_path)
     assert not second.by_engine and fallback.calls == 2
 
 
-def test_a_finished_game_or_another_ruleset_is_refused(fake):
+def test_a_finished_game_is_refused(fake):
     adapter, _ = fake("good")
     won = Game.replay([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3), (0, 4)])
     with adapter:
         with pytest.raises(ValueError):
             adapter.move(won)
-        with pytest.raises(ValueError):
-            adapter.move(Game("renju"))
+
+
+def test_a_game_under_other_rules_is_told_its_rule_and_sent_whole(fake, tmp_path):
+    adapter, _ = fake("good")
+    game = Game()
+    with adapter:
+        first = adapter.move(game)
+        game.place(first.row, first.col)
+        game.place(7, 7)
+        adapter.move(Game.replay(game.moves, "renju"))
+    sent = commands(tmp_path)
+    assert sent[-6:] == ["INFO rule 4", "BOARD", "0,0,1", "7,7,2", "DONE", "END"]
+    assert "TURN 7,7" not in sent
+
+
+def test_only_changed_settings_are_sent_again_for_a_move(fake, tmp_path):
+    adapter, _ = fake("good", turn_seconds=3)
+    game = Game()
+    with adapter:
+        first = adapter.move(game, info={"level": "5"})
+        game.place(first.row, first.col)
+        game.place(7, 7)
+        second = adapter.move(game, turn_seconds=1.5, info={"level": "5"})
+        game.place(second.row, second.col)
+        game.place(8, 8)
+        adapter.move(game, turn_seconds=1.5, info={"level": "8"})
+    sent = commands(tmp_path)
+    assert sent[2:6] == ["INFO rule 0", "INFO timeout_turn 3000", "INFO level 5", "BEGIN"]
+    assert sent[6:8] == ["INFO timeout_turn 1500", "TURN 7,7"]
+    assert sent[8:10] == ["INFO level 8", "TURN 8,8"]
+
+
+def test_an_answer_is_awaited_no_longer_than_the_moves_wait_then_the_fallback_plays(fake, tmp_path):
+    adapter, fallback = fake("silent", turn_seconds=20)
+    with adapter:
+        asked = time.monotonic()
+        covered = adapter.move(Game.replay([(7, 7)]), wait_seconds=0.3)
+        waited = time.monotonic() - asked
+    assert not covered.by_engine and "no answer in time" in covered.problem
+    # 0.3 s, and the late engine killed at once rather than given 0.5 s to END.
+    assert waited < 0.7 and fallback.calls == 1
+
+
+def test_a_fallback_given_for_one_move_plays_that_move(fake):
+    adapter, fallback = fake("error")
+    with adapter:
+        covered = adapter.move(Game.replay([(7, 7)]), fallback=lambda game: (3, 4))
+    assert (covered.row, covered.col, covered.by_engine) == (3, 4, False)
+    assert fallback.calls == 0
+
+
+def test_warm_starts_the_process_before_the_first_move(fake, tmp_path):
+    adapter, _ = fake("good")
+    with adapter:
+        assert not adapter.running
+        assert adapter.warm() and adapter.running
+        assert commands(tmp_path) == ["--- start", "START 15"]
+    broken = EngineAdapter([str(tmp_path / "no-such-engine")], "freestyle", Fallback())
+    assert not broken.warm() and not broken.running
 
 
 @pytest.mark.slow

@@ -51,6 +51,22 @@ def test_info_gets_no_answer():
     assert talk("START 15", "INFO timeout_turn 5000", "INFO rule 4", "INFO folder /tmp") == ["OK"]
 
 
+def searched_nodes(*lines: str) -> int:
+    """Nodes the level-1 brain searched for its last answer, after ``lines``."""
+    out = io.StringIO()
+    brain = Brain(1, random.Random(0), out, stats=True)
+    for line in ("START 15", *lines, "TURN 7,7"):
+        brain.handle(line)
+    debug = [line for line in out.getvalue().splitlines() if line.startswith("DEBUG")]
+    return int(debug[-1].rsplit("nodes=", 1)[1])
+
+
+def test_info_level_switches_the_level_and_an_unknown_one_is_ignored():
+    assert searched_nodes() == 0  # level 1 searches nothing
+    assert searched_nodes("INFO level 4") > 0
+    assert searched_nodes("INFO level 9", "INFO level x") == 0
+
+
 def test_begin_opens_at_the_centre():
     assert talk("START 15", "BEGIN")[1:] == ["7,7"]
 

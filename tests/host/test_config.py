@@ -141,11 +141,13 @@ def test_computer_settings_come_from_the_environment(bare_app, monkeypatch):
     from gobang.services.registry import engine_settings
 
     monkeypatch.setenv("GOBANG_COMPUTER_WORKERS", "3")
+    monkeypatch.setenv("GOBANG_COMPUTER_GAMES_PER_WORKER", "4")
+    monkeypatch.setenv("GOBANG_COMPUTER_THINK_SECONDS", "6.5")
     monkeypatch.setenv("GOBANG_ENGINE_COMMAND", "/opt/engines/pbrain --depth '{level}'")
     monkeypatch.setenv("GOBANG_ENGINE_LEVEL_OPTIONS", '{"8": {"timeout_turn": 5000}}')
     load_settings(bare_app, None)
     found = engine_settings(bare_app.config)
-    assert found.workers == 3 and found.capacity == 3 * 4
+    assert found.workers == 3 and found.capacity == 3 * 4 and found.think_seconds == 6.5
     assert found.command == ("/opt/engines/pbrain", "--depth", "{level}")
     assert found.level_options == {8: {"timeout_turn": "5000"}}
 

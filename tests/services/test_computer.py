@@ -171,6 +171,18 @@ def test_a_saturated_pool_refuses_a_new_computer_game_as_busy(env, users):
     assert refused.value.code == "busy"
 
 
+@pytest.mark.parametrize("app_overrides", [
+    {"COMPUTER_WORKERS": 1, "COMPUTER_THINK_SECONDS": 4.0}])
+def test_a_game_is_refused_when_the_games_levels_would_overload_the_workers(env, users):
+    people = users(*(f"player{n}_pl" for n in range(7)))
+    for person in people[:5]:  # five level 8 games fill one worker (0.9 / 4.9 each)
+        env.computer.start(person, 8, "white")
+    with pytest.raises(ActionError) as refused:
+        env.computer.start(people[5], 8, "white")
+    assert refused.value.code == "busy"
+    env.computer.start(people[6], 1, "white")  # a level 1 game costs next to nothing
+
+
 def test_the_computer_rows_cannot_log_in_and_are_not_ranked(env, seated):
     live = seated("black")
     machine = db.session.get(User, live.white.user_id)
@@ -179,7 +191,7 @@ def test_the_computer_rows_cannot_log_in_and_are_not_ranked(env, seated):
     assert db.session.scalar(select(User.computer_level).where(User.id == machine.id)) == 1
 
 
-def test_a_broken_external_engine_is_covered_by_the_builtin_in_another_process():
+def test_a_broken_external_engine_is_covered_by_a_fallback_move():
     pool = EnginePool(EngineSettings(workers=1, games_per_worker=1,
                                      command=("python3", "-c", "pass"), nice=0))
     pool.think(1, 1, RulesGame("freestyle"))
@@ -216,6 +228,11 @@ def test_the_abort_window_never_runs_against_the_computer(env, seated, clock):
 def test_the_builtin_engine_starts_whatever_the_servers_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # where `gobang` does not import
     pool = EnginePool(EngineSettings(workers=1, games_per_worker=1, nice=0))
+    pool.prepare(1, 1)  # a start takes longer than a level 1 move may
+    end = time.monotonic() + WAIT_SECONDS
+    while not pool.running():
+        assert time.monotonic() < end
+        time.sleep(0.02)
     pool.think(1, 1, RulesGame("freestyle"))
     end = time.monotonic() + WAIT_SECONDS
     answers = []

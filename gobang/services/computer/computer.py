@@ -2,7 +2,7 @@
 
 The computer plays like any player through `Moves.play`, so the referee, the clocks, saving
 and the room's events are the same as between people. Its moves come from `EnginePool`,
-which thinks in other processes; `tick` (run by the background ticker) starts a thought
+which thinks in other processes; `tick` (run by the background ticker) queues a move
 whenever the computer is to move and plays the answers that have come in, after checking
 that the position is still the one the engine was given (a take-back or the game's end may
 have come first)."""
@@ -18,6 +18,7 @@ from flask_babel import gettext
 from gobang.ai.levels import LEVELS
 from gobang.models import User
 from gobang.rules import Game as RulesGame
+from gobang.services.computer.capacity import admits
 from gobang.services.computer.engines import EnginePool, Thought
 from gobang.services.computer.players import computer_user
 from gobang.services.notices import ActionError, Notice
@@ -64,7 +65,8 @@ class Computer:
         if not self.limiter.hit(user.id):
             raise ActionError("rate_limited", gettext("Too many requests; wait a moment."))
         self.table.check_free(user.id)
-        if self.table.computer_games() >= self.engines.settings.capacity:
+        in_play = self._levels_in_play()
+        if not admits(in_play, number, self.engines.settings):
             raise ActionError("busy", gettext(
                 "The computer is playing as many games as it can; try again in a moment."))
         machine = computer_user(number)
@@ -72,22 +74,30 @@ class Computer:
         live, notices = self.factory.create(black, white, ruleset, time_control=time_control)
         return live.game_id, notices
 
+    def _levels_in_play(self) -> list[int]:
+        """The computer's level in each of its games in play or about to start."""
+        return [live.computer_level() or 1 for live in self.table.all()
+                if live.computer_color() is not None and live.status != Status.FINISHED]
+
     def tick(self) -> list[Notice]:
         """Play the answers that came in, then start thinking where the computer is to
-        move; engines of games that ended are stopped."""
+        move; moves still queued for games that ended are forgotten, and engines are
+        started up to one per game in play (at most the workers)."""
         notices: list[Notice] = []
         for thought in self.engines.answers():
             notices += self._play(thought)
-        in_play: set[int] = set()
+        in_play: dict[int, int] = {}
         for live in self.table.all():
             if live.computer_color() is None:
                 continue
-            in_play.add(live.game_id)
+            in_play[live.game_id] = live.computer_level() or 1
             with live.lock:
                 if _computer_to_move(live) and not self.engines.thinking(live.game_id):
                     copy = RulesGame.replay(list(live.rules.moves), live.ruleset)
                     self.engines.think(live.game_id, live.computer_level() or 1, copy)
-        self.engines.keep_only(in_play)
+        self.engines.keep_only(set(in_play))
+        if in_play:  # engines start while the first players sit down, not on their move
+            self.engines.prepare(len(in_play), next(iter(in_play.values())))
         return notices
 
     def _play(self, thought: Thought) -> list[Notice]:

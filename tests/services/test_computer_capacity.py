@@ -1,0 +1,42 @@
+"""How many computer games are admitted: the games' loads, c / (c + think), must fit in the
+workers, c being the level's expected engine seconds per move (docs/engines.md, Capacity)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gobang.services.computer.capacity import admits, games_that_fit, load
+from gobang.services.computer.engines import EngineSettings
+
+
+def settings(workers: int = 1, think: float = 8.0, per_worker: int = 25,
+             **options) -> EngineSettings:
+    return EngineSettings(workers=workers, games_per_worker=per_worker,
+                          think_seconds=think, **options)
+
+
+@pytest.mark.parametrize(("workers", "think", "number", "games"), [
+    (1, 8.0, 8, 9),     # 0.9 s a move: 0.9 / 8.9 = 0.101 of a worker each
+    (1, 8.0, 7, 21),    # 0.4 / 8.4 = 0.048
+    (3, 8.0, 8, 29),
+    (1, 4.0, 8, 5),     # quicker players, fewer games: 0.9 / 4.9 = 0.184
+    (1, 8.0, 5, 25),    # cheap levels: the count cap (25 a worker) decides
+    (2, 8.0, 1, 50),
+    (1, 0.0, 8, 1),     # players answering at once: a game keeps a worker busy
+    (1, 0.0, 1, 1),
+])
+def test_games_that_fit_at_one_level(workers, think, number, games):
+    assert games_that_fit(number, settings(workers, think)) == games
+
+
+def test_an_external_engine_counts_its_whole_turn_limit():
+    external = settings(think=5.0, command=("pbrain",),
+                        level_options={8: {"timeout_turn": "5000"}})
+    assert load(8, external) == pytest.approx(0.5)
+    assert games_that_fit(8, external) == 2
+
+
+def test_a_level_8_game_is_refused_where_a_level_1_game_still_fits():
+    found = settings()
+    assert not admits([8] * 9, 8, found)
+    assert admits([8] * 9, 1, found)
