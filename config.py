@@ -133,6 +133,10 @@ class Config:
     # "/p2/socket.io" (deploy/nginx/): a room connection that reached a process which does
     # not own its game is answered `moved` with the owner's path. None: no routing.
     PROCESS_SOCKET_PATH: str | None = None
+    # With REDIS_URL, Socket.IO's emits travel through Redis to every process. Off only for
+    # one process on the Redis store (the socket tests: Flask-SocketIO's test client cannot
+    # use a message queue).
+    REDIS_MESSAGE_QUEUE: bool = True
     # Seconds a game's owner, the leader and a process's liveness hold without being renewed:
     # how long a dead process's games and leadership wait before another process takes them.
     LEASE_SECONDS: float = 3.0

@@ -113,7 +113,8 @@ def _init_extensions(app: Flask) -> None:
         ping_timeout=app.config["SOCKETIO_PING_TIMEOUT"],
         max_http_buffer_size=app.config["SOCKETIO_MAX_MESSAGE_BYTES"],
         # Several processes: an emit to any room or connection reaches whichever holds it.
-        **_message_queue(app.config["REDIS_URL"]),
+        **_message_queue(app.config["REDIS_URL"] if app.config["REDIS_MESSAGE_QUEUE"]
+                         else None),
         logger=False,
         engineio_logger=False,
     )

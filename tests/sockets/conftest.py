@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,8 +24,17 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def base_overrides(clock: FakeClock) -> dict[str, object]:
-    return {"CLOCK": clock, "RANDOM": random.Random(7)}
+def base_overrides(clock: FakeClock, request: pytest.FixtureRequest) -> dict[str, object]:
+    return {"CLOCK": clock, "RANDOM": random.Random(7), **store_overrides(request)}
+
+
+def store_overrides(request: pytest.FixtureRequest) -> dict[str, object]:
+    """GOBANG_TEST_LIVE_STORE=redis runs these tests on the Redis store (a real Redis,
+    emptied for each test), as several processes use it."""
+    if os.environ.get("GOBANG_TEST_LIVE_STORE") != "redis":
+        return {}
+    return {"REDIS_URL": request.getfixturevalue("redis_server").url,
+            "REDIS_MESSAGE_QUEUE": False}
 
 
 @dataclass

@@ -190,13 +190,23 @@ def live_env() -> dict[str, str]:
     return {}
 
 
+def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """GOBANG_TEST_LIVE_STORE=redis starts the server on the Redis store (a real Redis,
+    emptied for each test; with PostgreSQL, as several processes need): one process of a
+    cluster."""
+    if os.environ.get("GOBANG_TEST_LIVE_STORE") != "redis":
+        return {}
+    return {"GOBANG_REDIS_URL": request.getfixturevalue("redis_server").url}
+
+
 @pytest.fixture
 def live_server(
-    tmp_path: Path, live_env: dict[str, str], databases: Databases
+    tmp_path: Path, live_env: dict[str, str], databases: Databases,
+    request: pytest.FixtureRequest,
 ) -> Iterator[LiveServer]:
     # An empty database: the server builds its schema at start-up, as on a first install.
     database_url = databases.empty(tmp_path)
-    server = LiveServer(tmp_path, live_env, database_url)
+    server = LiveServer(tmp_path, {**store_env(request), **live_env}, database_url)
     server.start()
     yield server
     server.stop()

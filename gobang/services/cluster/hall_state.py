@@ -179,11 +179,14 @@ class RedisGameList:
                         px=self.processes.lease_ms)
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Oldest first; a game that has just moved to another process is listed once."""
-        keys = self.processes.keys("games", self.processes.alive())
+        """Oldest first; a game that has just moved to another process is listed once. This
+        process's own games as they are now, the others' as last published."""
+        others = [m for m in self.processes.alive() if m != self.processes.me]
+        keys = self.processes.keys("games", others)
         found = {game["game_id"]: game
                  for raw in (self.client.mget(keys) if keys else []) if raw
                  for game in json.loads(raw)}
+        found.update((game["game_id"], game) for game in self.table.summaries())
         return [found[game_id] for game_id in sorted(found)]
 
 
