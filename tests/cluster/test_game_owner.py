@@ -40,6 +40,13 @@ def play(rooms, game_id, moves, first=0):
         assert ack == {"ok": True}, ack
 
 
+def assert_won_by_five(cluster, http, room, game_id):
+    """The room heard the end, and the record holds the whole game, finished."""
+    assert room.wait_for("game_over")["result"]["reason"] == "five"
+    record = http.get(f"{cluster.url}/api/games/{game_id}", timeout=5).json()
+    assert (record["status"], len(record["moves"])) == ("finished", 9)
+
+
 def test_a_game_is_played_to_five_whichever_process_each_player_reached(cluster):
     black, white, game_id = seated_game(cluster)
     b_room, w_room, _state, _paths = both_join(cluster, black, white, game_id)
@@ -86,9 +93,7 @@ def test_players_move_again_on_another_process_after_the_owner_is_killed(cluster
     assert owner_of(cluster.redis, game_id) not in (None, owner)
     assert not b_path.startswith(owner)
     play((b_room, w_room), game_id, BLACK_FIVE[5:], first=5)
-    assert w_room.wait_for("game_over")["result"]["reason"] == "five"
-    record = black.get(f"{cluster.url}/api/games/{game_id}", timeout=5).json()
-    assert (record["status"], len(record["moves"])) == ("finished", 9)
+    assert_won_by_five(cluster, black, w_room, game_id)
 
 
 def test_a_game_goes_on_after_redis_restarts_empty(cluster):
@@ -101,9 +106,7 @@ def test_a_game_goes_on_after_redis_restarts_empty(cluster):
     w_room, _w_state, _ = cluster.join(white, game_id)
     assert b_state["moves"] == [list(m) for m in BLACK_FIVE[:4]]
     play((b_room, w_room), game_id, BLACK_FIVE[4:], first=4)
-    assert w_room.wait_for("game_over")["result"]["reason"] == "five"
-    record = black.get(f"{cluster.url}/api/games/{game_id}", timeout=5).json()
-    assert (record["status"], len(record["moves"])) == ("finished", 9)
+    assert_won_by_five(cluster, black, w_room, game_id)
 
 
 def test_a_move_whose_broadcast_was_lost_while_redis_was_down_reaches_the_opponent(cluster):
