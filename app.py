@@ -40,6 +40,9 @@ def main() -> None:
         # Password hashing and SQLite calls block in C: run them on native threads.
         "BLOCKING_OFFLOAD": _background_offload(tpool.execute),
         "SQLITE_CONNECTION_WRAPPER": _green_sqlite,
+        # A process restarted on the same port keeps its name, so it takes its games back at
+        # once (several processes; PROCESS_NAME set by the host wins).
+        "SERVE_PORT": args.port,
     }
     try:
         server_app = create_app(settings)

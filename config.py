@@ -127,7 +127,9 @@ class Config:
     # hall's fan-out, and each live game is owned by one process (a lease its ticker renews).
     # None: one process holding everything in memory, the default.
     REDIS_URL: str | None = None
-    # This process's name in the cluster (leases, /metrics' `process` label); None: host:pid.
+    # This process's name in the cluster (leases, /metrics' `process` label); None: host:port
+    # under `python app.py` (a restart on the same port takes its games back at once), else
+    # host:pid.
     PROCESS_NAME: str | None = None
     # The public Socket.IO path that reaches this very process through the proxy, e.g.
     # "/p2/socket.io" (deploy/nginx/): a room connection that reached a process which does

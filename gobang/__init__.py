@@ -51,9 +51,9 @@ def _start_services(app: Flask) -> None:
         return
     with app.app_context():
         found = services()
-        # With several processes a starting one takes no game: the others play theirs, and
-        # the leader's sweep adopts those of a process that died.
-        restored = (0 if app.config["REDIS_URL"]
+        # With several processes a starting one takes back only its own games: the others
+        # play theirs, and the leader's sweep adopts those of a process that died.
+        restored = (found.play.homes.reclaim() if app.config["REDIS_URL"]
                     else found.play.factory.restore(last_alive()))
         found.admin.poll()  # maintenance mode, and commands left while the server was down
     logging.getLogger("gobang").info("games restored", extra={"fields": {"count": restored}})

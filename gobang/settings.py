@@ -122,8 +122,9 @@ def _fill_defaults(app: Flask) -> None:
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     app.config["PERMANENT_SESSION_LIFETIME"] = app.config["REMEMBER_COOKIE_DURATION"]
     # Unique among the processes sharing one Redis: leases and /metrics name it.
-    app.config["PROCESS_NAME"] = (app.config.get("PROCESS_NAME")
-                                  or f"{socket.gethostname()}:{os.getpid()}")
+    app.config["PROCESS_NAME"] = (
+        app.config.get("PROCESS_NAME")
+        or f"{socket.gethostname()}:{app.config.get('SERVE_PORT') or os.getpid()}")
 
 
 def _persistent_secret(path: Path) -> str:

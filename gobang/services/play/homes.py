@@ -50,7 +50,30 @@ class GameHomes:
         if not self.shared or self.table.get(game_id) is not None:
             return []
         self.table.check_not_elsewhere(game_id)
+        if not self.directory.settled():
+            # Redis restarted empty a moment ago: the processes that play their games have
+            # not yet taken their leases again, and a game taken now would be played twice.
+            raise ActionError("conflict", gettext(
+                "The game is moving to another server; try again in a moment."))
         return self._adopt(game_id)
+
+    def reclaim(self) -> int:
+        """At start-up: the games this process played before it stopped (the same
+        PROCESS_NAME, its leases or its last homes still in Redis) come back at once, as a
+        single process's do after a restart; the rest wait for their players or the sweep."""
+        me = self.leases.me
+        reclaimed = 0
+        for game_id in self._unfinished():
+            holder = self.leases.holder(game_lease(game_id))
+            if holder == me or (holder is None and self.directory.last_home(game_id) == me):
+                self._adopt(game_id)
+                reclaimed += 1
+        return reclaimed
+
+    def _unfinished(self) -> list[int]:
+        ids = db.session.scalars(select(Game.id).where(Game.status != Status.FINISHED)).all()
+        db.session.commit()  # end the read transaction
+        return list(ids)
 
     def keep(self) -> list[Notice]:
         """Every tick, on every process: this process's sign of life and its games' leases;
@@ -93,20 +116,13 @@ class GameHomes:
         self._swept_at = now
         if not self.directory.settled():
             return []
-        ids = db.session.scalars(select(Game.id).where(Game.status != Status.FINISHED)).all()
-        db.session.commit()  # end the read transaction
         notices: list[Notice] = []
-        for game_id in ids:
+        for game_id in self._unfinished():
             if self.table.get(game_id) is None and self.leases.holder(game_lease(game_id)) is None:
                 notices += self._adopt(game_id)
         return notices
 
     def _adopt(self, game_id: int) -> list[Notice]:
-        if not self.directory.settled():
-            # Redis restarted empty a moment ago: the processes that play their games have
-            # not yet taken their leases again, and a game taken now would be played twice.
-            raise ActionError("conflict", gettext(
-                "The game is moving to another server; try again in a moment."))
         if not self.leases.take(game_lease(game_id)):
             self.table.check_not_elsewhere(game_id)  # somebody was quicker
             return []
