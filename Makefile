@@ -45,8 +45,12 @@ test: install-dev
 # code as the socket and live tests, so this pass leaves those three folders to `make test`
 # (PG_PYTEST_ARGS= runs everything): CI's two passes stay within its time budget.
 PG_PYTEST_ARGS ?= --ignore=tests/rules --ignore=tests/ai --ignore=tests/browser
+# This pass also runs the socket and live tests on the Redis store (one process of a cluster:
+# GOBANG_TEST_LIVE_STORE=redis, a throwaway redis-server per session), and requires
+# tests/cluster's several processes, which need PostgreSQL.
 test-pg: install-dev
-	bash .ci/with-postgres $(PY) -m pytest $(PG_PYTEST_ARGS) $(PYTEST_ARGS)
+	GOBANG_TEST_LIVE_STORE=redis GOBANG_REQUIRE_CLUSTER=1 \
+		bash .ci/with-postgres $(PY) -m pytest $(PG_PYTEST_ARGS) $(PYTEST_ARGS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .
