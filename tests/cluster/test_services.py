@@ -19,12 +19,21 @@ from tests.support.clock import FakeClock
 
 
 def build(database_url: str, **overrides: object) -> Flask:
+    # Services only: no Socket.IO message queue (its listener thread would outlive the test).
     return create_app(make_config(database_url, CLOCK=FakeClock(), RANDOM=random.Random(7),
-                                  **overrides))
+                                  REDIS_MESSAGE_QUEUE=False, **overrides))
+
+
+def close(app: Flask) -> None:
+    with app.app_context():
+        from gobang.extensions import db
+
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture
-def cluster(database_url: str, redis_server) -> Iterator[tuple[Services, Services]]:
+def two_processes(database_url: str, redis_server) -> Iterator[tuple[Services, Services]]:
     """Both processes' services, each in its own app context."""
     apps = [build(database_url, REDIS_URL=redis_server.url, PROCESS_NAME=f"p{n}")
             for n in (1, 2)]
@@ -35,11 +44,7 @@ def cluster(database_url: str, redis_server) -> Iterator[tuple[Services, Service
             found.append(services())
         yield found[0], found[1]
     for app in apps:
-        with app.app_context():
-            from gobang.extensions import db
-
-            db.session.remove()
-            db.engine.dispose()
+        close(app)
 
 
 def register(env: Services, *names: str):
@@ -47,25 +52,27 @@ def register(env: Services, *names: str):
 
 
 def test_without_redis_the_live_state_stays_in_memory(database_url):
-    with build(database_url).app_context():
+    app = build(database_url)
+    with app.app_context():
         assert isinstance(services().store, MemoryStore)
+    close(app)
 
 
-def test_with_redis_the_live_state_is_shared(cluster):
-    one, two = cluster
+def test_with_redis_the_live_state_is_shared(two_processes):
+    one, two = two_processes
     assert isinstance(one.store, RedisStore) and isinstance(two.store, RedisStore)
 
 
-def test_a_player_in_the_hall_of_one_process_is_found_from_the_other(cluster):
-    one, two = cluster
+def test_a_player_in_the_hall_of_one_process_is_found_from_the_other(two_processes):
+    one, two = two_processes
     (alice,) = register(one, "alice")
     one.lobby.hall.connect(alice, "alice-hall")
     (found,) = two.lobby.hall.find_players("al")
     assert (found["username"], found["status"]) == ("alice", "idle")
 
 
-def test_a_challenge_sent_on_one_process_is_accepted_on_the_other(cluster):
-    one, two = cluster
+def test_a_challenge_sent_on_one_process_is_accepted_on_the_other(two_processes):
+    one, two = two_processes
     alice, bob = register(one, "alice", "bob")
     one.lobby.hall.connect(alice, "alice-hall")
     two.lobby.hall.connect(bob, "bob-hall")
@@ -76,16 +83,16 @@ def test_a_challenge_sent_on_one_process_is_accepted_on_the_other(cluster):
     assert one.play.table.current_game_of(alice.id) == game_id is not None
 
 
-def test_a_chat_message_said_on_one_process_greets_arrivals_on_the_other(cluster):
-    one, two = cluster
+def test_a_chat_message_said_on_one_process_greets_arrivals_on_the_other(two_processes):
+    one, two = two_processes
     alice, bob = register(one, "alice", "bob")
     one.lobby.chat.say(alice, "hello from one")
     _replaced, hello = two.lobby.hall.connect(bob, "bob-hall")
     assert [m["text"] for m in hello["chat"]] == ["hello from one"]
 
 
-def test_the_hall_view_of_one_process_lists_the_games_of_the_other(cluster):
-    one, two = cluster
+def test_the_hall_view_of_one_process_lists_the_games_of_the_other(two_processes):
+    one, two = two_processes
     alice, bob = register(one, "alice", "bob")
     two.lobby.hall.connect(alice, "alice-hall")
     two.lobby.hall.connect(bob, "bob-hall")
