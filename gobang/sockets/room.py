@@ -46,10 +46,9 @@ class RoomNamespace(SessionNamespace):
     @acknowledged
     def on_join_game(self, data: dict[str, Any]) -> dict[str, Any]:
         game_id = id_field(data)
-        adopted = self.play.homes.locate(game_id)
+        self.play.homes.locate(game_id)
         previous = self.play.seating.joined_game(request.sid)
         state, notices = self.play.seating.join(game_id, self.user_id(), request.sid)
-        notices = adopted + notices
         if previous is not None and previous != game_id:
             leave_room(game_room(previous))
         join_room(game_room(game_id))

@@ -36,7 +36,8 @@ def test_computer_bench_reports_the_computers_replies_beside_the_human_games():
     assert people["moves_delivered"] == people["moves_sent"] >= 4
     computer = people["computer"]
     assert computer["errors"] == 0, computer["error_samples"]
-    assert (computer["refused_busy"], computer["games_started"]) == (0, 2)
+    # Two games, and a rematch for each that a level-1 game lost in time to start one.
+    assert computer["refused_busy"] == 0 and computer["games_started"] >= 2
     settings = computer["settings"]
     assert int(settings["GOBANG_COMPUTER_WORKERS"]) * int(
         settings["GOBANG_COMPUTER_GAMES_PER_WORKER"]) >= 2

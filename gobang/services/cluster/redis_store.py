@@ -221,6 +221,12 @@ class RedisStore:
         if people:
             self._run("drop_game", [USER_GAME], [game_id, *people])
 
+    def forget_game(self, game_id: int) -> None:
+        """The game goes on, played by another process: the user map still names it."""
+        with self._lock:
+            self._games.pop(game_id, None)
+            self._people.pop(game_id, None)
+
     def games(self) -> list[Any]:
         """The games this process owns."""
         with self._lock:

@@ -22,8 +22,9 @@ from gobang.services.cluster.leases import Leases
 from gobang.services.events import Bus, GameAdopted
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.factory import GameFactory
+from gobang.services.play.live import LiveGame
 from gobang.services.play.moves import Moves
-from gobang.services.play.table import GameTable, game_lease
+from gobang.services.play.table import HANDED_OUT, GameTable, game_lease
 from gobang.vocabulary import Status
 
 
@@ -44,18 +45,29 @@ class GameHomes:
         # Redis failed us since the last good tick: emits may have been lost meanwhile.
         self._outage = False
 
-    def locate(self, game_id: int) -> list[Notice]:
+    def locate(self, game_id: int) -> None:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
-        a live game that no process plays any more."""
+        a live game that no process plays (yet: handed out; or any more: its process died)."""
         if not self.shared or self.table.get(game_id) is not None:
-            return []
+            return
         self.table.check_not_elsewhere(game_id)
         if not self.directory.settled():
             # Redis restarted empty a moment ago: the processes that play their games have
             # not yet taken their leases again, and a game taken now would be played twice.
             raise ActionError("conflict", gettext(
                 "The game is moving to another server; try again in a moment."))
-        return self._adopt(game_id)
+        self._adopt(game_id)
+
+    def hand_out(self, live: LiveGame) -> None:
+        """A new game made by the leader's matcher (or a challenge) is not kept by the
+        process that made it: the first of its players to join takes it on the process their
+        connection reached, so games spread over the processes instead of all landing on the
+        leader. Until then its lease is marked handed out, which the sweep leaves alone for
+        a few leases; nobody joining by then, the sweep adopts it (and its abort runs)."""
+        if not self.shared:
+            return
+        self.leases.hand_over(game_lease(live.game_id), HANDED_OUT, 3 * self.sweep_seconds)
+        self.table.let_go(live.game_id)
 
     def reclaim(self) -> int:
         """At start-up: the games this process played before it stopped (the same
@@ -119,17 +131,18 @@ class GameHomes:
         notices: list[Notice] = []
         for game_id in self._unfinished():
             if self.table.get(game_id) is None and self.leases.holder(game_lease(game_id)) is None:
-                notices += self._adopt(game_id)
+                live = self._adopt(game_id)
+                # Its process may have died before its players heard of it.
+                notices += self.bus.publish(GameAdopted(live)) if live else []
         return notices
 
-    def _adopt(self, game_id: int) -> list[Notice]:
-        if not self.leases.take(game_lease(game_id)):
+    def _adopt(self, game_id: int) -> LiveGame | None:
+        if not self.leases.take(game_lease(game_id), over=HANDED_OUT):
             self.table.check_not_elsewhere(game_id)  # somebody was quicker
-            return []
+            return None
         previous = self.directory.last_home(game_id)
         last_alive = self.directory.alive_at(previous) if previous else None
         live = self.factory.adopt(game_id, last_alive)
         if live is None:
             self.leases.release(game_lease(game_id))
-            return []
-        return self.bus.publish(GameAdopted(live))
+        return live
