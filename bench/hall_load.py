@@ -370,6 +370,7 @@ def scenario_matching(args) -> dict[str, Any]:
     workers = args.workers or 2
     server = start_app(args, FAST_HASH)
     in_play: dict[str, Any] = {}
+    several: dict[str, Any] = {}
     try:
         results, commands, processes = _start_workers("matching", server.url, total, workers,
                                                       args.rate or 0.0)
@@ -389,10 +390,10 @@ def scenario_matching(args) -> dict[str, Any]:
         tracebacks = server.log().count("Traceback")
         if hasattr(server, "query"):
             # Several matchers' worth of processes: nobody may be in two games.
-            in_play["users_in_two_games"] = len(server.query(
+            several["users_in_two_games"] = len(server.query(
                 "SELECT u FROM (SELECT black_id AS u FROM games UNION ALL "
                 "SELECT white_id FROM games) AS seated GROUP BY u HAVING count(*) > 1"))
-            in_play["processes"] = args.processes
+            several["processes"] = args.processes
     finally:
         server.stop()
     sent = min(r["result"]["sent"] for r in reports)
@@ -415,6 +416,7 @@ def scenario_matching(args) -> dict[str, Any]:
         "server_cpu_s": round(cpu, 1), "bench_processes": len(commands),
         "server_log_tracebacks": tracebacks,
         **({"games_in_play": in_play} if in_play else {}),
+        **several,
     }}
 
 
