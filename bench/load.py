@@ -597,9 +597,11 @@ def start_server(kind: str, args, env: dict[str, str]):
     if kind == "cluster":
         from bench.cluster import ClusterServer
 
-        # Each idle connection holds two of nginx's connections (client and upstream).
-        connections = 2 * (getattr(args, "connections", None) or 0) + 1024
-        return ClusterServer(args.processes, env, worker_connections=connections).start()
+        # Each client's websocket holds two of nginx's connections (client and upstream).
+        clients = max(getattr(args, name, None) or 0 for name in ("connections", "players"))
+        clients = max(clients, 2 * (getattr(args, "games", None) or 0))
+        return ClusterServer(args.processes, env,
+                             worker_connections=2 * clients + 1024).start()
     return Server(kind, env).start()
 
 
