@@ -502,6 +502,7 @@ class HallIdler:
         self.view = HallViewCopy()
         self.hello_bytes = 0
         self.resyncs = 0
+        self.resync_failures = 0
         self._resyncing = False
         self._acks: dict[int, asyncio.Future] = {}
         self._next_id = 0
@@ -587,6 +588,8 @@ class HallIdler:
             answer = await self.call("hall_view", {})
             if answer.get("ok"):
                 self.view.reset(answer["view"])
+        except Exception:  # noqa: BLE001 - unanswered: the copy stays stale, and is counted so
+            self.resync_failures += 1
         finally:
             self._resyncing = False
 
