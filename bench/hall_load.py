@@ -130,7 +130,8 @@ async def _measure(idlers: list[HallIdler], last_change: float) -> dict[str, Any
         else:
             fresh.append(None)
     return {"seq": server_view["seq"], "counts": server_view["counts"], "fresh": fresh,
-            "resyncs": sum(i.resyncs for i in idlers)}
+            "resyncs": sum(i.resyncs for i in idlers),
+            "resync_failures": sum(i.resync_failures for i in idlers)}
 
 
 async def _churn(changers: list[HallIdler], period: float, duration: float) -> dict[str, Any]:
@@ -359,6 +360,7 @@ def _measure_all(results, commands, last_change: float) -> dict[str, Any]:
             "clients_checked": len(fresh), "clients_matching": len(times),
             "clients_stale": len(fresh) - len(times),
             "resyncs": sum(m["resyncs"] for m in measured),
+            "resync_failures": sum(m.get("resync_failures", 0) for m in measured),
             "freshness_s": {"p50": _s(percentile(times, 0.5)), "p99": _s(percentile(times, 0.99)),
                             "max": _s(max(times) if times else None)}}
 
