@@ -25,7 +25,15 @@ import time
 from collections import Counter
 from typing import Any
 
-from bench.load import FAST_HASH, Server, _gather_limited, _ms, _wait_all
+from bench.load import (
+    FAST_HASH,
+    Server,
+    _gather_limited,
+    _ms,
+    _wait_all,
+    clustered,
+    start_app,
+)
 from bench.players import HallIdler, login, new_http, percentile, view_digest
 
 # Churn: each changer queues and leaves the queue in turn. Their scores are far apart (and at
@@ -122,7 +130,8 @@ async def _measure(idlers: list[HallIdler], last_change: float) -> dict[str, Any
         else:
             fresh.append(None)
     return {"seq": server_view["seq"], "counts": server_view["counts"], "fresh": fresh,
-            "resyncs": sum(i.resyncs for i in idlers)}
+            "resyncs": sum(i.resyncs for i in idlers),
+            "resync_failures": sum(i.resync_failures for i in idlers)}
 
 
 async def _churn(changers: list[HallIdler], period: float, duration: float) -> dict[str, Any]:
@@ -226,7 +235,7 @@ def scenario_idle(args) -> dict[str, Any]:
     namespace = args.namespace or "/hall"
     workers = args.workers or 2
     settle = args.settle or 10
-    server = Server("app", FAST_HASH).start()
+    server = start_app(args, FAST_HASH)
     try:
         results, commands, processes = _start_workers("idle", server.url, total, workers,
                                                       args.rate or 0.0, namespace)
@@ -248,6 +257,7 @@ def scenario_idle(args) -> dict[str, Any]:
             # Progress, should a later phase fail.
             print("after arrivals:", json.dumps(arrivals), file=sys.stderr, flush=True)
             rss_connected = server.rss()
+            rss_each = server.rss_each() if clustered(args) else []
             samples, quiet_cpu = _hold(server, hold)
             churn = None
             if changers:
@@ -263,7 +273,9 @@ def scenario_idle(args) -> dict[str, Any]:
     ok = sum(c["connected"] for c in connected)
     still_open = sum(h["result"]["open"] for h in held)
     growth = rss_connected - rss_before
-    return {"app": {
+    each = {"processes": args.processes,
+            "process_rss_mb": [_mb(r) for r in rss_each]} if clustered(args) else {}
+    return {"app": {**each,
         "namespace": namespace, "connections": total, "connected": ok, "rate": args.rate,
         "still_open_at_end": still_open, "hold_s": hold,
         "connect_s": round(max(c["connect_s"] for c in connected), 1),
@@ -295,6 +307,11 @@ def _give_changers_scores(server: Server, per_worker: int, workers: int) -> None
     if not per_worker:
         return
     names = [f"h{w}x{i}" for w in range(workers) for i in range(per_worker)]
+    if hasattr(server, "query"):  # several processes: PostgreSQL
+        server.query("UPDATE users SET score = :score WHERE username = :name", [
+            {"score": CHANGER_SCORE + CHANGER_SCORE_STEP * n, "name": name}
+            for n, name in enumerate(names)])
+        return
     with sqlite3.connect(server.workdir / "gobang.sqlite3") as database:
         database.executemany("UPDATE users SET score = ? WHERE username = ?", [
             (CHANGER_SCORE + CHANGER_SCORE_STEP * n, name) for n, name in enumerate(names)])
@@ -343,6 +360,7 @@ def _measure_all(results, commands, last_change: float) -> dict[str, Any]:
             "clients_checked": len(fresh), "clients_matching": len(times),
             "clients_stale": len(fresh) - len(times),
             "resyncs": sum(m["resyncs"] for m in measured),
+            "resync_failures": sum(m.get("resync_failures", 0) for m in measured),
             "freshness_s": {"p50": _s(percentile(times, 0.5)), "p99": _s(percentile(times, 0.99)),
                             "max": _s(max(times) if times else None)}}
 
@@ -352,8 +370,9 @@ def scenario_matching(args) -> dict[str, Any]:
     until every one of them has its `match_found`."""
     total = args.players or 1000
     workers = args.workers or 2
-    server = Server("app", FAST_HASH).start()
+    server = start_app(args, FAST_HASH)
     in_play: dict[str, Any] = {}
+    several: dict[str, Any] = {}
     try:
         results, commands, processes = _start_workers("matching", server.url, total, workers,
                                                       args.rate or 0.0)
@@ -371,6 +390,12 @@ def scenario_matching(args) -> dict[str, Any]:
         finally:
             _finish(processes)
         tracebacks = server.log().count("Traceback")
+        if hasattr(server, "query"):
+            # Several matchers' worth of processes: nobody may be in two games.
+            several["users_in_two_games"] = len(server.query(
+                "SELECT u FROM (SELECT black_id AS u FROM games UNION ALL "
+                "SELECT white_id FROM games) AS seated GROUP BY u HAVING count(*) > 1"))
+            several["processes"] = args.processes
     finally:
         server.stop()
     sent = min(r["result"]["sent"] for r in reports)
@@ -393,6 +418,7 @@ def scenario_matching(args) -> dict[str, Any]:
         "server_cpu_s": round(cpu, 1), "bench_processes": len(commands),
         "server_log_tracebacks": tracebacks,
         **({"games_in_play": in_play} if in_play else {}),
+        **several,
     }}
 
 

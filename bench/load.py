@@ -241,7 +241,9 @@ async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
         cpu = time.process_time() - cpu_start
         results.put({"index": job.index, "result": recorder.as_dict(), "cpu_seconds": cpu,
                      "burst": burst})
-        await asyncio.gather(*(c.disconnect() for c in clients), return_exceptions=True)
+        # A seat that followed `moved` holds another connection than the one it began with.
+        rooms = {*clients, *(s.room for s in seats)}
+        await asyncio.gather(*(c.disconnect() for c in rooms), return_exceptions=True)
 
 
 async def _gather_limited(coroutines: list, limit: int) -> list:
@@ -293,7 +295,9 @@ async def _seat_app(http, job: Job, recorder, pace, keep_playing):
         matches = await asyncio.wait_for(asyncio.gather(*found), 120)
         await asyncio.gather(*(h.disconnect() for h in halls))
         rooms = [sio_client(http, cookie) for cookie in cookies]
-        batch_seats = [Seat(room, recorder, pace, keep_playing) for room in rooms]
+        batch_seats = [Seat(room, recorder, pace, keep_playing,
+                            reconnect=_reconnector(http, cookie, job.url))
+                       for room, cookie in zip(rooms, cookies, strict=True)]
         await asyncio.gather(*(open_client(r, job.url, ["/room"]) for r in rooms))
         await asyncio.gather(*(s.join(m["game_id"]) for s, m in zip(batch_seats, matches,
                                                                      strict=True)))
@@ -329,6 +333,18 @@ async def _seat_computer(http, job: Job, recorder: ComputerRecorder, keep_playin
         seats.append(seat)
         clients.append(room)
     return seats, clients
+
+
+def _reconnector(http, cookie: str, url: str):
+    """Several processes: a room connection at the game's own path, as the page makes when
+    join_game answers `moved`."""
+
+    async def reconnect(path: str):
+        room = sio_client(http, cookie)
+        await open_client(room, url, ["/room"], path.strip("/"))
+        return room
+
+    return reconnect
 
 
 def _resolver(future: asyncio.Future):
@@ -550,16 +566,23 @@ def games_pair(args, games: int, duration: float, every: float, workers: int,
     kinds = ["relay", "app"] if not args.no_relay else ["app"]
     kinds = getattr(args, "kinds", None) or kinds
     for kind in kinds:
-        server = Server(kind, {**FAST_HASH, **GAME_ENV, **(env or {})}).start()
+        server = start_server(kind, args, {**FAST_HASH, **GAME_ENV, **(env or {})})
         try:
             report = run_games(server, games, duration, every, workers, **kw,
                                **((app_kw or {}) if kind == "app" else {}))
             report["server_log_tracebacks"] = server.log().count("Traceback")
+            if kind == "cluster":
+                report["processes"] = args.processes
+                report["process_rss_mb"] = [round(r / 2**20, 1) for r in server.rss_each()]
         finally:
             server.stop()
         report.pop("_trips")
         report.pop("_sent_times")
         out[kind] = report
+    if "cluster" in out and "app" in out and out["app"]["rtt_ms"]["p50"] is not None:
+        out["cluster_minus_single_rtt_ms"] = {
+            q: round(out["cluster"]["rtt_ms"][q] - out["app"]["rtt_ms"][q], 2)
+            for q in ("p50", "p99")}
     if "relay" in out and "app" in out and out["relay"]["moves_per_s"]:
         out["ratio_moves_per_s"] = round(out["app"]["moves_per_s"]
                                          / out["relay"]["moves_per_s"], 2)
@@ -569,15 +592,44 @@ def games_pair(args, games: int, duration: float, every: float, workers: int,
     return out
 
 
+def start_server(kind: str, args, env: dict[str, str]):
+    """kind "app" or "relay": one process; "cluster": --processes processes behind nginx."""
+    if kind == "cluster":
+        from bench.cluster import ClusterServer
+
+        # Each client's websocket holds two of nginx's connections (client and upstream).
+        clients = max(getattr(args, name, None) or 0 for name in ("connections", "players"))
+        clients = max(clients, 2 * (getattr(args, "games", None) or 0))
+        return ClusterServer(args.processes, env,
+                             worker_connections=2 * clients + 1024).start()
+    return Server(kind, env).start()
+
+
+def start_app(args, env: dict[str, str]):
+    """The Gobang server a scenario measures: one process, or --processes behind nginx."""
+    return start_server("cluster" if clustered(args) else "app", args, env)
+
+
+def clustered(args) -> bool:
+    return (getattr(args, "processes", None) or 1) >= 2
+
+
 def scenario_single(args) -> dict[str, Any]:
+    if clustered(args):
+        # Through nginx to several processes, against one process alone in the same run.
+        args.kinds = ["app", "cluster"]
     return games_pair(args, 1, args.duration or 10, 0.0, 1, drain=args.drain)
 
 
 def scenario_throughput(args) -> dict[str, Any]:
+    if clustered(args):
+        args.kinds = ["cluster"]
     return games_pair(args, args.games or 100, args.duration or 20, 0.0, args.workers or 1)
 
 
 def scenario_thousand(args) -> dict[str, Any]:
+    if clustered(args):
+        args.kinds = ["cluster"]
     return games_pair(args, args.games or 1000, args.duration or 60, args.every or 2.0,
                       args.workers or 2, batch=50)
 
@@ -703,6 +755,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "expected thinking per move in its capacity formula (default: "
                              "the server's own, 8)")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay baseline")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="2 or more: a cluster (PostgreSQL, Redis, nginx; see "
+                             "bench/cluster.py) for single, throughput, thousand, idle, "
+                             "matching")
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS,
                         help="seconds after the end for the last moves to arrive")
     parser.add_argument("--settle", type=float, default=0,
@@ -717,6 +773,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="idle: seconds between one changer's queueing and the next")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line")
     args = parser.parse_args(argv)
+    if clustered(args) and argv is None:
+        from bench.cluster import under_postgres
+
+        under_postgres([str(Path(__file__).resolve()), *sys.argv[1:]])
     runner = dict(SCENARIOS)
     if args.scenario in ("idle", "matching"):
         from bench.hall_load import scenario_idle, scenario_matching

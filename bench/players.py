@@ -12,7 +12,7 @@ import asyncio
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,9 +91,10 @@ def sio_client(http: aiohttp.ClientSession, cookie: str | None = None) -> socket
                                 websocket_extra_options=extra)
 
 
-async def open_client(client: socketio.AsyncClient, base: str, namespaces: list[str]) -> None:
+async def open_client(client: socketio.AsyncClient, base: str, namespaces: list[str],
+                      path: str = "socket.io") -> None:
     await client.connect(base, namespaces=namespaces, transports=["websocket"],
-                         wait_timeout=120)
+                         wait_timeout=120, socketio_path=path)
 
 
 @dataclass
@@ -128,6 +129,10 @@ class Pace:
         return max(0.0, last_move_at + self.every - now)
 
 
+# Opens a new room connection at a Socket.IO path (the `moved` answer's), connected.
+Reconnect = Callable[[str], Awaitable[socketio.AsyncClient]]
+
+
 class FollowsRematches:
     """What a seat does between games, the same for one against a person or the computer:
     joins the rematch the server announces, and records a dropped room connection."""
@@ -158,27 +163,46 @@ class Seat(FollowsRematches):
     and after the end asks for a rematch so the pair keeps playing until told to stop."""
 
     def __init__(self, room: socketio.AsyncClient, recorder: Recorder, pace: Pace,
-                 keep_playing: Callable[[], bool], namespace: str = "/room") -> None:
+                 keep_playing: Callable[[], bool], namespace: str = "/room",
+                 reconnect: Reconnect | None = None) -> None:
         self.room = room
         self.recorder = recorder
         self.pace = pace
         self.keep_playing = keep_playing
         self.namespace = namespace
+        self.reconnect = reconnect
         self.game_id: int | None = None
         self.color: str | None = None
         self.moves = 0
         self.last_move_at: float | None = None
         self.playing = asyncio.Event()
         self._pending: asyncio.Task | None = None
+        self._listen(room)
+
+    def _listen(self, room: socketio.AsyncClient) -> None:
+        namespace = self.namespace
         room.on("game_ready", self._on_game_ready, namespace=namespace)
         room.on("stone_placed", self._on_stone, namespace=namespace)
         room.on("game_over", self._on_game_over, namespace=namespace)
         room.on("rematch_ready", self._on_rematch_ready, namespace=namespace)
-        room.on("disconnect", self._on_disconnect, namespace=namespace)
+        room.on("disconnect", lambda *reason: self._on_room_disconnect(room, *reason),
+                namespace=namespace)
+
+    def _on_room_disconnect(self, room: socketio.AsyncClient, *reason: Any) -> None:
+        # The connection left for the game's process (`moved`) is no drop.
+        if room is self.room and not self._moving:
+            self._on_disconnect(*reason)
+
+    _moving = False
 
     async def join(self, game_id: int) -> None:
         answer = await self.room.call("join_game", {"game_id": game_id},
                                       namespace=self.namespace, timeout=60)
+        if answer.get("error") == "moved" and self.reconnect is not None:
+            # Several processes: the game is played on its owner's; go there, as the page does.
+            await self._move_to(answer["path"])
+            answer = await self.room.call("join_game", {"game_id": game_id},
+                                          namespace=self.namespace, timeout=60)
         if not answer.get("ok"):
             raise RuntimeError(f"join_game {game_id}: {answer}")
         state = answer["state"]
@@ -189,6 +213,16 @@ class Seat(FollowsRematches):
             self.playing.set()
             if state["to_move"] == self.color:
                 self._move_soon()
+
+    async def _move_to(self, path: str) -> None:
+        assert self.reconnect is not None
+        old, self._moving = self.room, True
+        try:
+            await old.disconnect()
+        finally:
+            self._moving = False
+        self.room = await self.reconnect(path)
+        self._listen(self.room)
 
     def kick(self, delay: float = 0.0) -> None:
         """Start playing: the side to move makes its move (after `delay` seconds)."""
@@ -468,6 +502,7 @@ class HallIdler:
         self.view = HallViewCopy()
         self.hello_bytes = 0
         self.resyncs = 0
+        self.resync_failures = 0
         self._resyncing = False
         self._acks: dict[int, asyncio.Future] = {}
         self._next_id = 0
@@ -553,6 +588,8 @@ class HallIdler:
             answer = await self.call("hall_view", {})
             if answer.get("ok"):
                 self.view.reset(answer["view"])
+        except Exception:  # noqa: BLE001 - unanswered: the copy stays stale, and is counted so
+            self.resync_failures += 1
         finally:
             self._resyncing = False
 

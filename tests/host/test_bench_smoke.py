@@ -1,10 +1,17 @@
-"""The load generator still runs: a few seconds of the single-game scenario, with sane fields."""
+"""The load generator still runs: a few seconds of the single-game scenario, with sane fields;
+and (under .ci/with-postgres) its several-processes scenarios and the failover bench, with
+tiny counts."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from bench import cluster as cluster_bench
 from bench import load
+from tests.support.cluster import REQUIRE_ENV
+from tests.support.databases import SERVER_ENV
 
 pytestmark = [pytest.mark.live]
 
@@ -51,3 +58,70 @@ def test_computer_bench_reports_the_computers_replies_beside_the_human_games():
     assert 0 <= level["later_than_backstop_plus_1s"] <= level["replies"]
     assert computer["engines_cpu_pct"] > 0
     assert max(computer["engines_rss_mb"]) > 0
+
+
+def needs_postgres():
+    """Several processes need PostgreSQL (.ci/with-postgres), as tests/cluster do."""
+    if not os.environ.get(SERVER_ENV):
+        message = "several processes need PostgreSQL: run under .ci/with-postgres"
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def test_single_game_bench_on_two_processes_reports_both_round_trips():
+    needs_postgres()
+    report = load.main(["--scenario", "single", "--processes", "2", "--duration", "1.5",
+                        "--drain", "0.5"])
+
+    cluster = report["cluster"]
+    assert (cluster["processes"], len(cluster["process_rss_mb"])) == (2, 2)
+    assert cluster["errors"] == 0, cluster["error_samples"]
+    assert cluster["server_log_tracebacks"] == 0
+    assert cluster["moves_delivered"] == cluster["moves_sent"] > 10
+    assert report["app"]["moves_delivered"] == report["app"]["moves_sent"] > 10
+    assert set(report["cluster_minus_single_rtt_ms"]) == {"p50", "p99"}
+
+
+def test_games_on_two_processes_follow_moved_and_deliver_every_move():
+    needs_postgres()
+    report = load.main(["--scenario", "thousand", "--processes", "2", "--games", "6",
+                        "--every", "0.2", "--workers", "1", "--duration", "2", "--drain", "1"])
+
+    cluster = report["cluster"]
+    assert cluster["errors"] == 0, cluster["error_samples"]
+    assert cluster["moves_delivered"] == cluster["moves_sent"] >= 6 * 2
+
+
+def test_matching_on_two_processes_pairs_everyone_once():
+    needs_postgres()
+    report = load.main(["--scenario", "matching", "--processes", "2", "--players", "12",
+                        "--workers", "1"])
+
+    matching = report["app"]
+    assert matching["errors"] == 0, matching["error_samples"]
+    assert (matching["matched"], matching["games_with_two_players"]) == (12, 6)
+    assert matching["users_in_two_games"] == 0
+
+
+def test_idle_hall_on_two_processes_reports_memory_and_fresh_views():
+    needs_postgres()
+    report = load.main(["--scenario", "idle", "--processes", "2", "--connections", "20",
+                        "--workers", "1", "--duration", "1", "--settle", "2"])
+
+    idle = report["app"]
+    assert idle["errors"] == 0, idle["error_samples"]
+    assert len(idle["process_rss_mb"]) == 2
+    arrivals = idle["after_arrivals"]
+    assert arrivals["clients_matching"] == arrivals["clients_checked"] == 20
+
+
+def test_failover_bench_kills_the_owner_and_loses_no_acknowledged_move():
+    needs_postgres()
+    report = cluster_bench.main(["failover", "--runs", "1"])
+
+    assert report["runs"] == 1
+    assert (report["acked_moves_lost"], report["database_short"]) == (0, 0)
+    assert report["moved_elsewhere"] == 1
+    assert 0 < report["moving_again_s"]["p50"] <= report["moving_again_s"]["max"] < 30
+    assert report["server_log_tracebacks"] == 0

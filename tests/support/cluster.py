@@ -36,7 +36,8 @@ def require_postgres(databases: Databases) -> None:
         pytest.skip(message)
 
 
-def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int]) -> str:
+def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int],
+                         worker_connections: int = 1024) -> str:
     user = "user root;\n" if os.geteuid() == 0 else ""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;"
                         for p in app_ports)
@@ -45,10 +46,12 @@ def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int]) -> str:
             proxy_pass http://127.0.0.1:{p}/socket.io/;
             include {DEPLOY / "gobang-process.conf"};
         }}""" for n, p in enumerate(app_ports, start=1))
+    # Each proxied websocket holds two connections (and two descriptors) in the one worker.
     return f"""{user}worker_processes 1;
+worker_rlimit_nofile {worker_connections + 64};
 pid {prefix / "nginx.pid"};
 error_log {prefix / "error.log"} info;
-events {{ worker_connections 1024; }}
+events {{ worker_connections {worker_connections}; }}
 http {{
     access_log {prefix / "access.log"};
 {_temp_paths(prefix)}
@@ -65,14 +68,16 @@ http {{
 
 
 class ClusterNginx(Nginx):
-    def __init__(self, prefix: Path, app_ports: list[int]) -> None:
+    def __init__(self, prefix: Path, app_ports: list[int],
+                 worker_connections: int = 1024) -> None:
         super().__init__(prefix, app_ports[0])
-        self.conf.write_text(cluster_nginx_config(prefix, self.port, app_ports))
+        self.conf.write_text(cluster_nginx_config(prefix, self.port, app_ports,
+                                                  worker_connections))
 
 
 class Cluster:
     def __init__(self, root: Path, database_url: str, redis: RedisServer, size: int,
-                 env: dict[str, str]) -> None:
+                 env: dict[str, str], worker_connections: int = 1024) -> None:
         self.redis = redis
         self.database_url = database_url
         self.servers: list[LiveServer] = []
@@ -86,9 +91,17 @@ class Cluster:
             }, database_url))
         prefix = root / "nginx"
         prefix.mkdir()
-        self.nginx = ClusterNginx(prefix, [s.port for s in self.servers])
+        self.nginx = ClusterNginx(prefix, [s.port for s in self.servers], worker_connections)
         self.url = self.nginx.url
         self.clients: list[socketio.Client] = []
+
+    def start_all(self) -> None:
+        """The first process builds the schema, then the others (several migrating one
+        database would race), then nginx."""
+        self.servers[0].start()
+        for server in self.servers[1:]:
+            server.env["GOBANG_AUTO_MIGRATE"] = "0"
+        self.start_rest()
 
     def start_rest(self) -> None:
         """Every process not yet running, then nginx."""
