@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -67,7 +68,8 @@ class ClusterServer:
             raise RuntimeError(f"several processes need PostgreSQL: {SERVER_ENV} "
                                "(run under .ci/with-postgres)")
         self.workdir = Path(tempfile.mkdtemp(prefix="gobang-bench-cluster-"))
-        self.databases = PostgresDatabases(server_url)
+        self.databases = PostgresDatabases(
+            server_url, prefix=f"gobang_bench_{os.getpid()}_{secrets.token_hex(3)}")
         self.database_url = self.databases.empty(self.workdir)
         self.redis = RedisServer(self.workdir)
         self.cluster = Cluster(self.workdir, self.database_url, self.redis, size,

@@ -195,14 +195,23 @@ class Seat(FollowsRematches):
 
     _moving = False
 
+    async def _ask_join(self, game_id: int, tries: int = 50) -> dict[str, Any]:
+        """join_game; `conflict` (several processes: the game is being taken over, or Redis
+        has just started) is asked again a little later, as the room page does."""
+        for _ in range(tries):
+            answer = await self.room.call("join_game", {"game_id": game_id},
+                                          namespace=self.namespace, timeout=60)
+            if answer.get("error") != "conflict":
+                return answer
+            await asyncio.sleep(0.2)
+        return answer
+
     async def join(self, game_id: int) -> None:
-        answer = await self.room.call("join_game", {"game_id": game_id},
-                                      namespace=self.namespace, timeout=60)
+        answer = await self._ask_join(game_id)
         if answer.get("error") == "moved" and self.reconnect is not None:
             # Several processes: the game is played on its owner's; go there, as the page does.
             await self._move_to(answer["path"])
-            answer = await self.room.call("join_game", {"game_id": game_id},
-                                          namespace=self.namespace, timeout=60)
+            answer = await self._ask_join(game_id)
         if not answer.get("ok"):
             raise RuntimeError(f"join_game {game_id}: {answer}")
         state = answer["state"]

@@ -189,20 +189,3 @@ def test_the_clock_is_not_charged_for_the_time_its_process_was_dead(cluster):
     assert down >= 2  # the lease ran out before anyone could take the game
     assert charged < 1500  # what black thought before the process died, not the downtime
 
-
-def test_matched_games_are_played_where_their_players_join_not_all_on_the_leader(cluster):
-    https = {f"sam{i}": cluster.user(f"sam{i}") for i in range(12)}
-    halls = {name: cluster.servers[i % 2].connect(http, "/hall")
-             for i, (name, http) in enumerate(https.items())}
-    for hall in halls.values():
-        hall.wait_for("hello")
-        assert hall.ask("start_match", {}) == {"ok": True}
-    found = {name: hall.wait_for("match_found", timeout=10) for name, hall in halls.items()}
-    games = sorted({match["game_id"] for match in found.values()})
-    assert len(games) == 6
-    # Made by the leader, kept by nobody until a player comes.
-    assert {owner_of(cluster.redis, game_id) for game_id in games} == {"(handed out)"}
-    for name, match in found.items():
-        if match["color"] == "black":
-            cluster.join(https[name], match["game_id"])
-    assert {owner_of(cluster.redis, game_id) for game_id in games} == {"p1", "p2"}

@@ -63,14 +63,16 @@ class SqliteDatabases:
 class PostgresDatabases:
     dialect = "postgresql"
 
-    def __init__(self, server_url: str) -> None:
+    def __init__(self, server_url: str, prefix: str | None = None) -> None:
         self.server_url = make_url(server_url)
         if self.server_url.get_backend_name() != "postgresql":
             raise ValueError(f"{SERVER_ENV} must be a postgresql URL, not {server_url!r}")
         # CREATE/DROP DATABASE cannot run inside a transaction.
         self.admin = create_engine(self.server_url, isolation_level="AUTOCOMMIT",
                                    poolclass=NullPool)
-        self.prefix = f"gobang_test_{os.getpid()}"
+        # Its own names: `close` drops every database under the prefix, and a bench run
+        # inside the test session must not drop the session's.
+        self.prefix = prefix or f"gobang_test_{os.getpid()}"
         self.template = f"{self.prefix}_template"
         self._names = itertools.count(1)
 

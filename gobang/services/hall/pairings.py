@@ -11,7 +11,6 @@ from gobang.services.events import GameAdopted
 from gobang.services.hall.matcher import Pairing
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.factory import GameFactory
-from gobang.services.play.homes import GameHomes
 from gobang.services.play.live import LiveGame
 from gobang.services.pools import wire
 from gobang.vocabulary import Status
@@ -20,10 +19,8 @@ log = logging.getLogger("gobang.hall")
 
 
 class Pairings:
-    def __init__(self, factory: GameFactory, homes: GameHomes) -> None:
+    def __init__(self, factory: GameFactory) -> None:
         self.factory = factory
-        # Several processes: a new game is played where its players' connections land.
-        self.homes = homes
 
     def start(self, pairing: Pairing, announce: bool = True) -> list[Notice]:
         black = db.session.get(User, pairing.black)
@@ -32,9 +29,7 @@ class Pairings:
                                             time_control=pairing.clock, announce=announce)
         event(log, "matched", game_id=live.game_id, black=live.black.user_id,
               white=live.white.user_id)
-        found = _found(live)
-        self.homes.hand_out(live)
-        return notices + found
+        return notices + _found(live)
 
     def game_adopted(self, adopted: GameAdopted) -> list[Notice]:
         """The process that made a game may have died before its players heard of it."""

@@ -58,17 +58,6 @@ class GameHomes:
                 "The game is moving to another server; try again in a moment."))
         self._adopt(game_id)
 
-    def hand_out(self, live: LiveGame) -> None:
-        """A new game made by the leader's matcher (or a challenge) is not kept by the
-        process that made it: the first of its players to join takes it on the process their
-        connection reached, so games spread over the processes instead of all landing on the
-        leader. Until then its lease is marked handed out, which the sweep leaves alone for
-        a few leases; nobody joining by then, the sweep adopts it (and its abort runs)."""
-        if not self.shared:
-            return
-        self.leases.hand_over(game_lease(live.game_id), HANDED_OUT, 3 * self.sweep_seconds)
-        self.table.let_go(live.game_id)
-
     def reclaim(self) -> int:
         """At start-up: the games this process played before it stopped (the same
         PROCESS_NAME, its leases or its last homes still in Redis) come back at once, as a
