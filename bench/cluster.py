@@ -251,17 +251,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     if argv is None:
         under_postgres([str(Path(__file__).resolve()), *sys.argv[1:]])
-    from bench.load import machine
+    from bench.load import emit
 
-    report = {"scenario": "failover", "command": " ".join(["bench/cluster.py"] + (
-        argv if argv is not None else sys.argv[1:])), "machine": machine(),
-        **failover(args.runs, args.processes)}
-    text = json.dumps(report)
-    print(text)
-    if args.json:
-        with args.json.open("a") as handle:
-            handle.write(text + "\n")
-    return report
+    return emit("bench/cluster.py", "failover", argv, args.json,
+                failover(args.runs, args.processes))
 
 
 if __name__ == "__main__":

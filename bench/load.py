@@ -782,13 +782,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         from bench.hall_load import scenario_idle, scenario_matching
 
         runner.update({"idle": scenario_idle, "matching": scenario_matching})
-    report = {"scenario": args.scenario, "command": " ".join(["bench/load.py"] + (
-        argv if argv is not None else sys.argv[1:])), "machine": machine(),
-        **runner[args.scenario](args)}
+    return emit("bench/load.py", args.scenario, argv, args.json, runner[args.scenario](args))
+
+
+def emit(script: str, scenario: str, argv: list[str] | None, path: Path | None,
+         figures: dict[str, Any]) -> dict[str, Any]:
+    """A bench's report: printed as one JSON line, and appended to `path` if given."""
+    report = {"scenario": scenario, "command": " ".join([script] + (
+        argv if argv is not None else sys.argv[1:])), "machine": machine(), **figures}
     text = json.dumps(report)
     print(text)
-    if args.json:
-        with args.json.open("a") as handle:
+    if path:
+        with path.open("a") as handle:
             handle.write(text + "\n")
     return report
 

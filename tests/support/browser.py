@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.required import missing
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -17,10 +18,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is not installed"
-        if os.environ.get("GOBANG_REQUIRE_BROWSER") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"{CHROMIUM} is not installed", "GOBANG_REQUIRE_BROWSER")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -23,6 +23,7 @@ from tests.support.databases import Databases
 from tests.support.live import LiveClient, LiveServer
 from tests.support.nginx import DEPLOY, Nginx, _temp_paths
 from tests.support.redis import RedisServer
+from tests.support.required import missing
 
 REQUIRE_ENV = "GOBANG_REQUIRE_CLUSTER"
 DEFAULT_PATH = "socket.io"
@@ -30,10 +31,7 @@ DEFAULT_PATH = "socket.io"
 
 def require_postgres(databases: Databases) -> None:
     if type(databases).__name__ != "PostgresDatabases":
-        message = "several processes need PostgreSQL: run under .ci/with-postgres"
-        if os.environ.get(REQUIRE_ENV) == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("several processes need PostgreSQL: run under .ci/with-postgres", REQUIRE_ENV)
 
 
 def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int],

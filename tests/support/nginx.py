@@ -6,7 +6,6 @@ Missing nginx skips the tests locally and fails them when GOBANG_REQUIRE_NGINX=1
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -16,20 +15,14 @@ import pytest
 import requests
 
 from tests.support.live import ROOT, free_port
+from tests.support.required import require_binary
 
 DEPLOY = ROOT / "deploy" / "nginx"
 REQUIRE_ENV = "GOBANG_REQUIRE_NGINX"
 
 
 def nginx_binary() -> str:
-    found = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None)
-    if found is None:
-        message = "nginx is not installed (apt-get install nginx)"
-        if os.environ.get(REQUIRE_ENV) == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
+    return require_binary("nginx", ("/usr/sbin/nginx", "/usr/local/sbin/nginx"), REQUIRE_ENV)
 
 
 def _temp_paths(prefix: Path) -> str:

@@ -3,8 +3,6 @@ test session, emptied before each test that asks for it."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -14,21 +12,13 @@ import pytest
 import redis
 
 from tests.support.live import free_port
+from tests.support.required import require_binary
 
 REQUIRE_ENV = "GOBANG_REQUIRE_REDIS"
 
 
 def redis_binary() -> str:
-    """Debian's redis-server; missing, the tests that need it skip locally and fail in CI
-    (GOBANG_REQUIRE_REDIS=1)."""
-    found = shutil.which("redis-server") or next(
-        (p for p in ("/usr/bin/redis-server",) if Path(p).exists()), None)
-    if found is None:
-        message = "redis-server is not installed (apt-get install redis-server)"
-        if os.environ.get(REQUIRE_ENV) == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
+    return require_binary("redis-server", ("/usr/bin/redis-server",), REQUIRE_ENV)
 
 
 class RedisServer:
