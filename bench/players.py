@@ -460,7 +460,9 @@ class HallViewCopy:
 
     def apply(self, update: dict[str, Any]) -> bool:
         """False when an update is missing in between (then ask for the whole view)."""
-        if self.seq is None or update["seq"] > self.seq + 1:
+        if self.seq is None:
+            return True  # before `hello`, whose view follows it (or the next one shows the gap)
+        if update["seq"] > self.seq + 1:
             return False
         if update["seq"] <= self.seq:
             return True  # already in the view we hold

@@ -26,9 +26,9 @@ class HallNamespace(SessionNamespace):
     def on_connect(self, auth: Any = None) -> None:
         user = self.admit()
         replaced, hello = self.lobby.hall.connect(user, request.sid)
-        self.replace(replaced)
         join_room(user_room(user.id))
         self.emit("hello", hello, room=request.sid)
+        self.replace(replaced)  # after `hello`: telling another process's connection waits
 
     def on_disconnect(self, *reason: Any) -> None:
         user_id = self.forget()

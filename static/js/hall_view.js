@@ -20,9 +20,11 @@ export class HallViewModel {
   }
 
   /** False (and nothing changed) when updates are missing between the view held and this one;
-      an update the view already includes (a late one, after a resync) is skipped. */
+      an update the view already includes (a late one, after a resync) is skipped, and so is
+      one before hello, whose view follows it (or the next update shows the gap). */
   apply(update) {
-    if (this.seq === null || update.seq > this.seq + 1) return false;
+    if (this.seq === null) return true;
+    if (update.seq > this.seq + 1) return false;
     if (update.seq <= this.seq) return true;
     this.seq = update.seq;
     if (update.counts) this.counts = update.counts;

@@ -68,3 +68,26 @@ def test_a_player_left_out_of_the_list_is_found_and_challenged(browser_player, l
     cat.get_by_test_id("find-button").click()
     expect(cat.get_by_test_id("find-results")).to_contain_text(
         "No one online has a name starting like that.")
+
+
+VIEW = {"seq": 5, "counts": {"online": 1, "playing": 0, "waiting": {}},
+        "players": [{"id": 1, "username": "ann", "score": 1000, "status": "idle"}], "games": []}
+EMPTY = {"players": {"set": [], "removed": []}, "games": {"set": [], "removed": []}}
+
+
+@pytest.mark.parametrize(("hello_first", "seq", "applied", "seq_after"), [
+    (False, 9, True, None),   # before hello: skipped, hello's view follows it
+    (True, 6, True, 6),       # the next one: applied
+    (True, 5, True, 5),       # already in the view: skipped
+    (True, 7, False, 5),      # one missed: refused, so the page asks for the whole view
+])
+def test_the_page_applies_updates_in_sequence_only(browser_player, hello_first, seq, applied,
+                                                   seq_after):
+    page = browser_player("ann")
+    result = page.evaluate("""async ([view, update, helloFirst]) => {
+        const {HallViewModel} = await import('/static/js/hall_view.js');
+        const model = new HallViewModel();
+        if (helloFirst) model.reset(view);
+        return [model.apply(update), model.seq];
+    }""", [VIEW, {"seq": seq, **EMPTY}, hello_first])
+    assert result == [applied, seq_after]

@@ -50,13 +50,16 @@ class Hall:
         hello = {
             **self.presence.personal(user),
             "current_game": self.table.current_game_of(user.id),
-            "view": self.view.snapshot(),
             "chat": self.chat.recent(),
             "rulesets": list(RULESETS),
             "clocks": [wire(clock) for clock in self.pools.clocks],
             "default_clock": wire(self.pools.default),
             "maintenance": self.maintenance.on,
         }
+        # The view last, and sent with nothing in between that waits: the connection already
+        # hears `hall_update`s, and one that came after an older view was read would be
+        # dropped before `hello` by the client, a gap that costs a resync.
+        hello["view"] = self.view.snapshot()
         return replaced, hello
 
     def disconnect(self, user_id: int, sid: str) -> list[Notice]:
