@@ -135,6 +135,15 @@ class Config:
     # "/p2/socket.io" (deploy/nginx/): a room connection that reached a process which does
     # not own its game is answered `moved` with the owner's path. None: no routing.
     PROCESS_SOCKET_PATH: str | None = None
+    # Connections one process keeps open to a database server (not SQLite) and to Redis.
+    # Every green thread waiting on one holds one, so a burst of arrivals can want many: one
+    # that finds them all busy waits up to the timeout, then is refused (`unavailable` on a
+    # connect, `conflict` on an event), never failed with a traceback.
+    DATABASE_POOL_SIZE: int = 10
+    DATABASE_POOL_OVERFLOW: int = 30
+    DATABASE_POOL_TIMEOUT: float = 10.0
+    REDIS_POOL_SIZE: int = 100
+    REDIS_POOL_TIMEOUT: float = 5.0
     # With REDIS_URL, Socket.IO's emits travel through Redis to every process. Off only for
     # one process on the Redis store (the socket tests: Flask-SocketIO's test client cannot
     # use a message queue).

@@ -120,6 +120,11 @@ def _fill_defaults(app: Flask) -> None:
     url = app.config.get("DATABASE_URL") or f"sqlite:///{instance / 'gobang.sqlite3'}"
     app.config["DATABASE_URL"] = url
     app.config["SQLALCHEMY_DATABASE_URI"] = url
+    if not url.startswith("sqlite"):  # SQLite's file needs no pool of server connections
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {
+            "pool_size": app.config["DATABASE_POOL_SIZE"],
+            "max_overflow": app.config["DATABASE_POOL_OVERFLOW"],
+            "pool_timeout": app.config["DATABASE_POOL_TIMEOUT"]})
     app.config["PERMANENT_SESSION_LIFETIME"] = app.config["REMEMBER_COOKIE_DURATION"]
     # Unique among the processes sharing one Redis: leases and /metrics name it.
     app.config["PROCESS_NAME"] = (

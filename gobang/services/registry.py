@@ -177,7 +177,8 @@ def build_services(app: Flask) -> Services:
         return RateLimiter(limit, window, clock, enabled=enabled)
 
     chat_window = (cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"])
-    client = redis_client(cfg["REDIS_URL"]) if cfg["REDIS_URL"] else None
+    client = (redis_client(cfg["REDIS_URL"], cfg["REDIS_POOL_SIZE"], cfg["REDIS_POOL_TIMEOUT"])
+              if cfg["REDIS_URL"] else None)
     stores = make_stores(cfg, client)
     store = stores.live
     leases, directory = _cluster(cfg, client)
@@ -217,10 +218,14 @@ def _cluster(cfg: Any, client: redis.Redis | None) -> tuple[Leases, Directory]:
             RedisDirectory(client, me, cfg["PROCESS_SOCKET_PATH"], cfg["LEASE_SECONDS"]))
 
 
-def redis_client(url: str) -> redis.Redis:
-    # A short timeout: a Redis that stops answering must fail a request, not hang the hub.
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2,
-                                health_check_interval=10)
+def redis_client(url: str, pool_size: int, pool_timeout: float) -> redis.Redis:
+    """A short socket timeout: a Redis that stops answering must fail a request, not hang the
+    hub. A blocking pool: with every connection busy, the next caller waits for one (the
+    default pool fails it at once, and a burst of arrivals was refused that way)."""
+    pool = redis.BlockingConnectionPool.from_url(
+        url, max_connections=pool_size, timeout=pool_timeout, socket_timeout=2,
+        socket_connect_timeout=2, health_check_interval=10)
+    return redis.Redis(connection_pool=pool)
 
 
 def engine_settings(cfg: Any) -> EngineSettings:

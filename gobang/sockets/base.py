@@ -180,11 +180,12 @@ class SessionNamespace(Namespace):
             return ActionError("bad_request", f"Unknown event {str(event)[:40]!r}.").ack()
         try:
             return super().trigger_event(event, *args)
-        except RedisError as error:
-            # Connecting, or a disconnect's bookkeeping, while the shared store restarts: a
-            # refused connection is tried again by the page, and a lost disconnect leaves an
-            # entry that a newer connection replaces.
-            log.warning("Redis unreachable", extra={"fields": {
+        except (RedisError, SQLAlchemyError) as error:
+            # Connecting, or a disconnect's bookkeeping, while the shared store restarts or
+            # every pooled connection stays busy: a refused connection is tried again by the
+            # page, and a lost disconnect leaves an entry that a newer connection replaces.
+            # (The event's app context, and its session, already ended, rolled back.)
+            log.warning("store unreachable", extra={"fields": {
                 "event": event, "error": type(error).__name__}})
             if event == "connect":
                 raise ConnectionRefusedError("unavailable") from None  # pages retry this one

@@ -160,3 +160,19 @@ def test_computer_workers_default_to_cores_less_one_and_at_least_one(bare_app, m
         monkeypatch.setattr("os.cpu_count", lambda cores=cores: cores)
         load_settings(bare_app, None)
         assert engine_settings(bare_app.config).workers == workers
+
+
+def test_a_database_server_gets_a_pool_sized_by_the_settings(bare_app, monkeypatch):
+    monkeypatch.setenv("GOBANG_DATABASE_URL", "postgresql+psycopg://gobang@/gobang")
+    monkeypatch.setenv("GOBANG_DATABASE_POOL_SIZE", "4")
+    monkeypatch.setenv("GOBANG_DATABASE_POOL_OVERFLOW", "6")
+    monkeypatch.setenv("GOBANG_DATABASE_POOL_TIMEOUT", "2.5")
+    load_settings(bare_app, None)
+    assert bare_app.config["SQLALCHEMY_ENGINE_OPTIONS"] == {
+        "pool_size": 4, "max_overflow": 6, "pool_timeout": 2.5}
+
+
+def test_sqlite_gets_no_pool_settings(bare_app, monkeypatch):
+    monkeypatch.delenv("GOBANG_DATABASE_URL", raising=False)
+    load_settings(bare_app, None)
+    assert "SQLALCHEMY_ENGINE_OPTIONS" not in bare_app.config
