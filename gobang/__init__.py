@@ -55,7 +55,8 @@ def _start_services(app: Flask) -> None:
         # play theirs, and the leader's sweep adopts those of a process that died.
         restored = (found.play.homes.reclaim() if app.config["REDIS_URL"]
                     else found.play.factory.restore(last_alive()))
-        found.admin.poll()  # maintenance mode, and commands left while the server was down
+        # Maintenance mode, and commands left while the server was down.
+        found.admin.poll(found.leadership.hold())
     logging.getLogger("gobang").info("games restored", extra={"fields": {"count": restored}})
     if app.config["TICKER_ENABLED"]:
         start_ticker(app, found)

@@ -24,6 +24,8 @@ from gobang.services.clock import Clock
 from gobang.services.hall.hall import Hall
 from gobang.services.notices import DISCONNECT_USER, ActionError, Notice
 from gobang.services.play.finisher import Finisher
+from gobang.services.play.maintenance import Maintenance
+from gobang.services.play.table import GameTable
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace
 
@@ -99,11 +101,13 @@ class PendingCommand:
 class AdminDesk:
     """Carries out, in the server, what the command line left in the database."""
 
-    def __init__(self, clock: Clock, store: LiveStore, hall: Hall, finisher: Finisher,
-                 interval: float) -> None:
+    def __init__(self, clock: Clock, store: LiveStore, hall: Hall, maintenance: Maintenance,
+                 table: GameTable, finisher: Finisher, interval: float) -> None:
         self.clock = clock
         self.store = store
         self.hall = hall
+        self.maintenance = maintenance
+        self.table = table
         self.finisher = finisher
         self.interval = interval
         self._last_poll: float | None = None
@@ -111,18 +115,28 @@ class AdminDesk:
             DISCONNECT: self._disconnect, ABORT: self._abort,
             CONFIRM_MAINTENANCE: self._confirm_maintenance}
 
-    def tick(self) -> list[Notice]:
+    def tick(self, leads: bool) -> list[Notice]:
         """Poll at most once per `interval`: the ticker runs far more often than that."""
         now = self.clock()
         if self._last_poll is not None and now - self._last_poll < self.interval:
             return []
         self._last_poll = now
-        return self.poll()
+        return self.poll(leads)
 
-    def poll(self) -> list[Notice]:
-        notices = self.hall.set_maintenance(maintenance_on())
-        set_flag(ALIVE_FLAG, utcnow().isoformat())  # commits, ending the read transaction
+    def poll(self, leads: bool) -> list[Notice]:
+        """The leader (the one process, without Redis) applies maintenance mode and tells the
+        halls, and carries out the commands. Every other process applies maintenance mode
+        quietly, so that it too refuses new games, and aborts the games it plays itself."""
+        if leads:
+            notices = self.hall.set_maintenance(maintenance_on())
+            set_flag(ALIVE_FLAG, utcnow().isoformat())  # commits, ending the read transaction
+        else:
+            notices = []
+            self.maintenance.on = maintenance_on()
+            db.session.commit()
         for command in self._pending():
+            if not self._carries_out(command, leads):
+                continue
             outcome, more = self._carry_out(command)
             notices += more
             db.session.execute(update(AdminCommand).where(AdminCommand.id == command.id)
@@ -137,6 +151,21 @@ class AdminDesk:
             select(AdminCommand.id, AdminCommand.kind, AdminCommand.target_id)
             .where(AdminCommand.done_at.is_(None)).order_by(AdminCommand.id)).all()
         return [PendingCommand(*row) for row in rows]
+
+    def _carries_out(self, command: PendingCommand, leads: bool) -> bool:
+        """An abort belongs to the process playing the game; anything else, and an abort of a
+        game no process plays (answered "no game in play"), to the leader."""
+        if command.kind != ABORT:
+            return leads
+        if self.table.get(command.target_id) is not None:
+            return True
+        if not leads:
+            return False
+        try:
+            self.table.check_not_elsewhere(command.target_id)
+        except ActionError:  # another process plays it, or is taking it over
+            return False
+        return True
 
     def _carry_out(self, command: PendingCommand) -> tuple[str, list[Notice]]:
         handler = self._handlers.get(command.kind)

@@ -147,8 +147,8 @@ class Services:
         hall's batched update, so that it already shows this round's changes. With several
         processes each keeps its own games, and only the leader does the rest."""
         leads = self.leadership.hold()
+        yield self.admin.tick(leads)
         if leads:
-            yield self.admin.tick()
             yield self.play.homes.sweep()
             yield from self.lobby.matchmaking.steps()
         yield self.play.timekeeper.tick()
@@ -204,7 +204,8 @@ def build_services(app: Flask) -> Services:
                                     limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60)),
         event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),
         clock=clock, store=store, play=play, lobby=lobby, computer=computer,
-        admin=AdminDesk(clock, store, lobby.hall, play.finisher, cfg["ADMIN_POLL_SECONDS"]),
+        admin=AdminDesk(clock, store, lobby.hall, play.maintenance, play.table, play.finisher,
+                        cfg["ADMIN_POLL_SECONDS"]),
         metrics=metrics, leadership=Leadership(leases),
     )
 
