@@ -291,7 +291,7 @@ def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: ra
     view = HallView(presence, state.games, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
                     cfg["HALL_UPDATE_SECONDS"], pools, state.view)
-    pairings = Pairings(play.factory)
+    pairings = Pairings(play.factory, play.homes)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
                             rng, pools, state.challenges)
     chat = HallChat(chat_limiter, state.chat)

@@ -189,3 +189,42 @@ def test_the_clock_is_not_charged_for_the_time_its_process_was_dead(cluster):
     assert down >= 2  # the lease ran out before anyone could take the game
     assert charged < 1500  # what black thought before the process died, not the downtime
 
+
+def test_matched_games_are_played_where_their_players_join_not_all_on_the_leader(cluster):
+    https = {f"sam{i}": cluster.user(f"sam{i}") for i in range(12)}
+    halls = {name: cluster.servers[i % 2].connect(http, "/hall")
+             for i, (name, http) in enumerate(https.items())}
+    for hall in halls.values():
+        hall.wait_for("hello")
+        assert hall.ask("start_match", {}) == {"ok": True}
+    found = {name: hall.wait_for("match_found", timeout=10) for name, hall in halls.items()}
+    games = sorted({match["game_id"] for match in found.values()})
+    assert len(games) == 6
+    # Made by the leader, kept by nobody until a player comes.
+    assert {owner_of(cluster.redis, game_id) for game_id in games} == {"(handed out)"}
+    for name, match in found.items():
+        if match["color"] == "black":
+            cluster.join(https[name], match["game_id"])
+    assert {owner_of(cluster.redis, game_id) for game_id in games} == {"p1", "p2"}
+
+
+def test_both_players_joining_a_handed_out_game_at_once_on_one_process_start_it(cluster):
+    https = {name: cluster.user(name) for name in ("ann", "ben")}
+    halls = {name: cluster.servers[0].connect(http, "/hall") for name, http in https.items()}
+    for hall in halls.values():
+        hall.wait_for("hello")
+        assert hall.ask("start_match", {}) == {"ok": True}
+    game_id = halls["ann"].wait_for("match_found", timeout=10)["game_id"]
+    assert owner_of(cluster.redis, game_id) == "(handed out)"
+    rooms = [cluster.servers[1].connect(http, "/room") for http in https.values()]
+    answers: list[dict] = []
+    joins = [threading.Thread(target=lambda r=room: answers.append(
+        r.ask("join_game", {"game_id": game_id}))) for room in rooms]
+    for join in joins:
+        join.start()
+    for join in joins:
+        join.join(timeout=15)
+    assert [answer["ok"] for answer in answers] == [True, True]
+    for room in rooms:
+        assert room.wait_for("game_ready", timeout=10)["to_move"] == "black"
+    assert owner_of(cluster.redis, game_id) == "p2"

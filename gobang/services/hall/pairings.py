@@ -11,6 +11,7 @@ from gobang.services.events import GameAdopted
 from gobang.services.hall.matcher import Pairing
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.factory import GameFactory
+from gobang.services.play.homes import GameHomes
 from gobang.services.play.live import LiveGame
 from gobang.services.pools import wire
 from gobang.vocabulary import Status
@@ -19,8 +20,10 @@ log = logging.getLogger("gobang.hall")
 
 
 class Pairings:
-    def __init__(self, factory: GameFactory) -> None:
+    def __init__(self, factory: GameFactory, homes: GameHomes) -> None:
         self.factory = factory
+        # Several processes: a new game is played where its players' connections land.
+        self.homes = homes
 
     def start(self, pairing: Pairing, announce: bool = True) -> list[Notice]:
         black = db.session.get(User, pairing.black)
@@ -29,7 +32,9 @@ class Pairings:
                                             time_control=pairing.clock, announce=announce)
         event(log, "matched", game_id=live.game_id, black=live.black.user_id,
               white=live.white.user_id)
-        return notices + _found(live)
+        found = _found(live)
+        self.homes.hand_out(live)
+        return notices + found
 
     def game_adopted(self, adopted: GameAdopted) -> list[Notice]:
         """The process that made a game may have died before its players heard of it."""

@@ -10,6 +10,10 @@ fence: a stale process can write neither a second move of a number nor a second 
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from flask_babel import gettext
 from redis.exceptions import RedisError
 from sqlalchemy import select
@@ -44,6 +48,7 @@ class GameHomes:
         self._swept_at: float | None = None
         # Redis failed us since the last good tick: emits may have been lost meanwhile.
         self._outage = False
+        self._adopting = KeyedLocks()
 
     def locate(self, game_id: int) -> None:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
@@ -57,6 +62,17 @@ class GameHomes:
             raise ActionError("conflict", gettext(
                 "The game is moving to another server; try again in a moment."))
         self._adopt(game_id)
+
+    def hand_out(self, live: LiveGame) -> None:
+        """A new game made by the leader's matcher (or a challenge) is not kept by the
+        process that made it: the first of its players to join takes it on the process their
+        connection reached, so games spread over the processes instead of all landing on the
+        leader. Until then its lease is marked handed out, which the sweep leaves alone for
+        a few leases; nobody joining by then, the sweep adopts it (and its abort runs)."""
+        if not self.shared:
+            return
+        self.leases.hand_over(game_lease(live.game_id), HANDED_OUT, 3 * self.sweep_seconds)
+        self.table.let_go(live.game_id)
 
     def reclaim(self) -> int:
         """At start-up: the games this process played before it stopped (the same
@@ -126,12 +142,41 @@ class GameHomes:
         return notices
 
     def _adopt(self, game_id: int) -> LiveGame | None:
-        if not self.leases.take(game_lease(game_id), over=HANDED_OUT):
-            self.table.check_not_elsewhere(game_id)  # somebody was quicker
-            return None
-        previous = self.directory.last_home(game_id)
-        last_alive = self.directory.alive_at(previous) if previous else None
-        live = self.factory.adopt(game_id, last_alive)
-        if live is None:
-            self.leases.release(game_lease(game_id))
-        return live
+        # Both players of a handed-out game join at once, often on the same process: the
+        # second must find the game the first adopted, not read it again from the database
+        # into a second LiveGame (each would hold one player, and neither would start).
+        with self._adopting.hold(game_id):
+            found = self.table.get(game_id)
+            if found is not None:
+                return found
+            if not self.leases.take(game_lease(game_id), over=HANDED_OUT):
+                self.table.check_not_elsewhere(game_id)  # somebody was quicker
+                return None
+            previous = self.directory.last_home(game_id)
+            last_alive = self.directory.alive_at(previous) if previous else None
+            live = self.factory.adopt(game_id, last_alive)
+            if live is None:
+                self.leases.release(game_lease(game_id))
+            return live
+
+
+class KeyedLocks:
+    """One lock per key, kept only while somebody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[int, tuple[threading.Lock, list[int]]] = {}
+
+    @contextmanager
+    def hold(self, key: int) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.setdefault(key, (threading.Lock(), [0]))
+            users[0] += 1
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                users[0] -= 1
+                if not users[0]:
+                    del self._locks[key]
