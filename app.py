@@ -110,6 +110,9 @@ def _inline_unless_busy() -> type:
 
     from eventlet import tpool
 
+    def is_locked(exc: sqlite3.OperationalError) -> bool:
+        return "locked" in str(exc) or "busy" in str(exc)
+
     def wait_for_lock(raw: sqlite3.Connection, wait_ms: int, method, args, kwargs):
         raw.execute(f"PRAGMA busy_timeout={wait_ms}")
         try:
@@ -128,11 +131,25 @@ def _inline_unless_busy() -> type:
                 return value
             return lambda *args, **kwargs: self._call(value, args, kwargs)
 
+        def atomically(self, work):
+            """`work(connection)`, a whole transaction ending in its commit, in one hop
+            instead of one per call (gobang/services/play/move_writer.py, every move). On a
+            lock, SQLite refused the first write, or the commit: the transaction is rolled
+            back and all of it runs again on a native thread that waits for the lock."""
+            try:
+                return work(self._obj)
+            except sqlite3.OperationalError as exc:
+                if not is_locked(exc):
+                    raise
+                self._obj.rollback()
+                return tpool.execute(wait_for_lock, self._obj, self.wait_ms, work,
+                                     (self._obj,), {})
+
         def _call(self, method, args, kwargs):
             try:
                 result = method(*args, **kwargs)
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if not is_locked(exc):
                     raise
                 raw = self._obj if isinstance(self._obj, sqlite3.Connection) else (
                     self._obj.connection)

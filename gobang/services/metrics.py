@@ -7,9 +7,11 @@ on a restart); gauges are read from the live store when scraped.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace, Reason
@@ -29,7 +31,7 @@ Sampler = Callable[..., str]
 @dataclass
 class Metrics:
     game_ends: Counter[str] = field(default_factory=Counter)
-    save_buckets: list[int] = field(default_factory=lambda: [0] * len(SAVE_BUCKETS))
+    save_buckets: list[int] = field(default_factory=lambda: [0] * (len(SAVE_BUCKETS) + 1))
     save_count: int = 0
     save_sum: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -39,9 +41,9 @@ class Metrics:
         with self._lock:
             self.save_count += 1
             self.save_sum += seconds
-            for index, bound in enumerate(SAVE_BUCKETS):
-                if seconds <= bound:
-                    self.save_buckets[index] += 1
+            # Counted in the one bucket it falls in (the last: above them all); Prometheus'
+            # cumulative counts are summed when scraped, not on every move.
+            self.save_buckets[bisect_left(SAVE_BUCKETS, seconds)] += 1
 
     def game_ended(self, reason: str) -> None:
         with self._lock:
@@ -87,7 +89,8 @@ class Metrics:
     def _histogram(self, sample: Sampler) -> Iterable[str]:
         name = "gobang_move_save_seconds"
         yield from _family(name, "histogram", "Time to write one move to the database.")
-        for bound, count in zip(SAVE_BUCKETS, self.save_buckets, strict=True):
+        cumulative = accumulate(self.save_buckets[:-1])
+        for bound, count in zip(SAVE_BUCKETS, cumulative, strict=True):
             yield sample(f"{name}_bucket", count, le=repr(bound))
         yield sample(f"{name}_bucket", self.save_count, le="+Inf")
         yield sample(f"{name}_sum", self.save_sum)

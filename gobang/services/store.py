@@ -133,8 +133,8 @@ class MemoryStore:
                 self._user_game[user_id] = game_id
 
     def get_game(self, game_id: int) -> Any | None:
-        with self._lock:
-            return self._games.get(game_id)
+        # One dict read is atomic: no lock on the path of every move.
+        return self._games.get(game_id)
 
     def drop_game(self, game_id: int) -> None:
         with self._lock:

@@ -32,6 +32,15 @@ def hold_write_lock(path: str, seconds: float, locked: threading.Event) -> None:
     connection.close()
 
 
+def saved_moves(path: str, game_id: int) -> list[tuple[int, int, int]]:
+    connection = sqlite3.connect(path)
+    try:
+        return connection.execute("SELECT number, row, col FROM moves WHERE game_id = ?",
+                                  (game_id,)).fetchall()
+    finally:
+        connection.close()
+
+
 def test_waiting_write_does_not_freeze_other_connections(live_server, sqlite_path):
     a_black, a_white, game_a = matched_pair(live_server, ("ann", "amy"))
     b_black, b_white, game_b = matched_pair(live_server, ("bob", "ben"))
@@ -60,6 +69,7 @@ def test_waiting_write_does_not_freeze_other_connections(live_server, sqlite_pat
         time.sleep(0.01)
     assert acks == [{"ok": True}]
     assert time.monotonic() - started >= LOCK_SECONDS - 0.3
+    assert saved_moves(sqlite_path, game_a) == [(1, 7, 7)]  # retried whole, saved once
     ack = b_black[2].ask("place_stone", {"game_id": game_b, "row": 7, "col": 7})
     assert ack == {"ok": True}
     assert a_white[2].wait_for("stone_placed")["move"] == 1

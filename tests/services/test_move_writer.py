@@ -27,9 +27,7 @@ def write(app):
         def run(game_id: int, number: int, clocks: bool = True) -> None:
             move = {"game_id": game_id, "number": number, "row": 7, "col": number,
                     "color": "black" if number % 2 else "white", "created_at": WHEN}
-            saved = {"game": game_id, "black_ms": 1000 - number, "white_ms": 2000 - number,
-                     "turn_started_at": WHEN} if clocks else None
-            writer.write(move, saved)
+            writer.write(move, (1000 - number, 2000 - number) if clocks else None)
 
         yield run
 

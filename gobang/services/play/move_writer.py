@@ -5,14 +5,16 @@ one transaction that commits before anyone is told of the move. Through SQLAlche
 Connection each statement went through the compiled cache, parameter processing and result
 set-up: two thirds of the time of the whole write and a fifth of the server's CPU per move
 under closed-loop load (docs/performance.md). Here both statements are compiled once for the
-engine's dialect and run on a DBAPI cursor, with the column types' own conversions (SQLite
-stores datetimes as text), so the SQL is exactly what SQLAlchemy would have sent.
+engine's dialect and run on the DBAPI connection itself, with the column types' own
+conversions (SQLite stores datetimes as text), so the SQL is exactly what SQLAlchemy would
+have sent. The clocks' `turn_started_at` is the move's own time, bound once for both.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, insert, update
@@ -23,65 +25,79 @@ from sqlalchemy.sql.expression import Executable
 from gobang.models import Game, Move
 
 MOVE_COLUMNS = ("game_id", "number", "row", "col", "color", "created_at")
-CLOCK_COLUMNS = ("black_ms", "white_ms", "turn_started_at")
+CLOCK_COLUMNS = ("black_ms", "white_ms")
+_GAMES = Game.__table__
 _INSERT_MOVE = insert(Move.__table__)
-_SAVE_CLOCKS = update(Game.__table__).where(Game.__table__.c.id == bindparam("game"))
+# Bound by the move's own names: one set of values (one datetime conversion) serves both.
+_SAVE_CLOCKS = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(
+    black_ms=bindparam("black_ms"), white_ms=bindparam("white_ms"),
+    turn_started_at=bindparam("created_at"))
 
 
 class Prepared:
-    """A statement compiled for one dialect, and how to hand it values in that DBAPI's
-    parameter style."""
+    """A statement compiled for one dialect, its values' conversions, and how to hand it
+    converted values in that DBAPI's parameter style."""
 
     def __init__(self, statement: Executable, dialect: Dialect, columns: Iterable[str]) -> None:
         compiled = statement.compile(dialect=dialect, column_keys=list(columns))
         self.sql = str(compiled)
-        self._order = list(compiled.positiontup or ()) if compiled.positional else None
-        self._convert: dict[str, Callable[[Any], Any]] = {}
+        self.conversions: dict[str, Callable[[Any], Any]] = {}
         for name, bind in compiled.binds.items():
             process = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if process is not None:
-                self._convert[name] = process
+                self.conversions[name] = process
+        order = list(compiled.positiontup or ()) if compiled.positional else None
+        self._pick = _picker(order) if order else None
 
-    def parameters(self, values: Mapping[str, Any]) -> list[Any] | dict[str, Any]:
-        converted = {name: self._convert[name](value) if name in self._convert else value
-                     for name, value in values.items()}
-        if self._order is None:
-            return converted
-        return [converted[name] for name in self._order]
+    def parameters(self, converted: dict[str, Any]) -> Any:
+        return converted if self._pick is None else self._pick(converted)
+
+
+def _picker(order: list[str]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    pick = itemgetter(*order)
+    return pick if len(order) > 1 else lambda values: (pick(values),)
 
 
 class MoveWriter:
     """Keeps one connection for moves. The lock keeps one transaction at a time on it, should
-    the driver yield to another green thread mid-way (psycopg does)."""
+    the driver yield to another green thread mid-way (psycopg does; a SQLite write that
+    waits for the database's lock does too)."""
 
     def __init__(self, engine: Callable[[], Engine]) -> None:
         self._engine = engine
         self._lock = threading.Lock()
         self._raw: Any = None
-        self._prepared: tuple[Prepared, Prepared] | None = None
+        self._prepared: tuple[Prepared, Prepared, dict[str, Callable[[Any], Any]]] | None = None
 
-    def write(self, move: Mapping[str, Any], clocks: Mapping[str, Any] | None) -> None:
+    def write(self, move: Mapping[str, Any], clocks: tuple[int, int] | None) -> None:
+        """`move` has the MOVE_COLUMNS; `clocks`, when the game has them, is (black_ms,
+        white_ms) as of this move, stored with the move's time as the turn's start."""
         with self._lock:
             raw = self._connection()
-            insert_move, save_clocks = self._statements()
-            cursor = raw.cursor()
+            insert_move, save_clocks, conversions = self._statements()
+            values = dict(move)
+            if clocks is not None:
+                values["black_ms"], values["white_ms"] = clocks
+            for name, convert in conversions.items():
+                values[name] = convert(values[name])
+            statements = [(insert_move.sql, insert_move.parameters(values))]
+            if clocks is not None:
+                statements.append((save_clocks.sql, save_clocks.parameters(values)))
             try:
-                cursor.execute(insert_move.sql, insert_move.parameters(move))
-                if clocks is not None:
-                    cursor.execute(save_clocks.sql, save_clocks.parameters(clocks))
-                raw.commit()
+                _atomically(raw.dbapi_connection, _executing(statements))
             except BaseException:
                 # Rolled back by closing: the next move starts on a fresh connection.
                 self._raw = None
                 raw.invalidate()
                 raise
-            cursor.close()
 
-    def _statements(self) -> tuple[Prepared, Prepared]:
+    def _statements(self) -> tuple[Prepared, Prepared, dict[str, Callable[[Any], Any]]]:
         if self._prepared is None:
             dialect = self._engine().dialect
-            self._prepared = (Prepared(_INSERT_MOVE, dialect, MOVE_COLUMNS),
-                              Prepared(_SAVE_CLOCKS, dialect, CLOCK_COLUMNS))
+            insert_move = Prepared(_INSERT_MOVE, dialect, MOVE_COLUMNS)
+            save_clocks = Prepared(_SAVE_CLOCKS, dialect, CLOCK_COLUMNS)
+            conversions = {**insert_move.conversions, **save_clocks.conversions}
+            self._prepared = (insert_move, save_clocks, conversions)
         return self._prepared
 
     def _connection(self) -> Any:
@@ -98,3 +114,30 @@ class MoveWriter:
         raw, self._raw = self._raw, None
         if raw is not None and raw.is_valid:
             raw.invalidate()
+
+
+def _atomically(connection: Any, work: Callable[[Any], None]) -> None:
+    """`work(connection)`, through the connection's `atomically` when it has one: app.py's
+    SQLite wrapper (gobang/database.py) then runs the whole transaction in one hop instead of
+    one per DBAPI call, and retries all of it should the database be locked."""
+    atomically = getattr(connection, "atomically", None)
+    if atomically is None:
+        work(connection)
+    else:
+        atomically(work)
+
+
+def _executing(statements: list[tuple[str, Any]]) -> Callable[[Any], None]:
+    """The whole transaction as one function of the DBAPI connection, so that a wrapped
+    connection runs it in one call rather than one per statement."""
+
+    def run(connection: Any) -> None:
+        cursor = connection.cursor()
+        try:
+            for sql, parameters in statements:
+                cursor.execute(sql, parameters)
+        finally:
+            cursor.close()
+        connection.commit()
+
+    return run

@@ -97,12 +97,9 @@ class Moves:
         """Write the move before anyone hears of it; if the database refuses, the board and
         clocks go back to how they were and the player is told to try again."""
         started = time.perf_counter()
-        now = utcnow()
         move = {"game_id": live.game_id, "number": number, "row": row, "col": col,
-                "color": color, "created_at": now}
-        clocks = None if not live.clocks else {
-            "game": live.game_id, "black_ms": live.clocks.black_ms,
-            "white_ms": live.clocks.white_ms, "turn_started_at": now}
+                "color": color, "created_at": utcnow()}
+        clocks = (live.clocks.black_ms, live.clocks.white_ms) if live.clocks else None
         try:
             self.writer.write(move, clocks)
         except Exception as exc:
