@@ -16,7 +16,6 @@ from gobang.services.registry import Services, services
 from gobang.services.store import MemoryStore
 from tests.conftest import make_config
 from tests.support.clock import FakeClock
-from tests.support.live import wait_until
 
 
 def build(database_url: str, **overrides: object) -> Flask:
@@ -99,16 +98,7 @@ def test_the_hall_view_of_one_process_lists_the_games_of_the_other(two_processes
     two.lobby.hall.connect(bob, "bob-hall")
     two.lobby.matchmaking.start(alice, "freestyle")
     two.lobby.matchmaking.start(bob, "freestyle")
-    two.lobby.matchmaking.run()
-    # The game is played where its first player joins: here, the second process (once
-    # Redis has been up for two leases: before that nothing is adopted).
-    def settled() -> bool:
-        one.store.heartbeat()  # both stay alive meanwhile
-        two.store.heartbeat()
-        return two.play.homes.directory.settled()
-
-    assert wait_until(settled, timeout=10)
-    two.play.homes.locate(two.store.game_of_user(alice.id))
+    two.lobby.matchmaking.run()  # the game is played where it was made: the second process
     two.lobby.games.publish()
     (update,) = one.lobby.view.flush()
     assert [g["black"]["username"] for g in update.payload["games"]["set"]] in (

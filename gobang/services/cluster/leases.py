@@ -14,20 +14,12 @@ import redis
 
 PREFIX = "gobang:lease:"
 
-# Take when free, already ours, or held by ARGV[3] (a hand-over mark); ours for the lease's
-# length from now.
+# Take when free or already ours; either way ours for the lease's length from now.
 _TAKE = """
 local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] and holder ~= ARGV[3] then return 0 end
+if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
-"""
-# Ours becomes ARGV[2] (a mark anyone may take) for ARGV[3] ms.
-_HAND_OVER = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) and 1 or 0
-end
-return 0
 """
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -44,8 +36,7 @@ return 0
 class Leases(Protocol):
     me: str
 
-    def take(self, name: str, over: str = "") -> bool: ...
-    def hand_over(self, name: str, mark: str, seconds: float) -> None: ...
+    def take(self, name: str) -> bool: ...
     def renew(self, names: Sequence[str]) -> list[str]: ...
     def release(self, name: str) -> None: ...
     def holder(self, name: str) -> str | None: ...
@@ -57,11 +48,8 @@ class SoleLeases:
     def __init__(self, me: str) -> None:
         self.me = me
 
-    def take(self, name: str, over: str = "") -> bool:
+    def take(self, name: str) -> bool:
         return True
-
-    def hand_over(self, name: str, mark: str, seconds: float) -> None:
-        return None
 
     def renew(self, names: Sequence[str]) -> list[str]:
         return []
@@ -81,15 +69,10 @@ class RedisLeases:
         self._take = client.register_script(_TAKE)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
-        self._hand_over = client.register_script(_HAND_OVER)
 
-    def take(self, name: str, over: str = "") -> bool:
-        """Ours if free or already ours, or if its holder is the mark `over`."""
-        return bool(self._take(keys=[PREFIX + name], args=[self.me, self.millis, over]))
-
-    def hand_over(self, name: str, mark: str, seconds: float) -> None:
-        """Ours no longer: held by `mark` for `seconds`, for whoever takes it over it."""
-        self._hand_over(keys=[PREFIX + name], args=[self.me, mark, int(seconds * 1000)])
+    def take(self, name: str) -> bool:
+        """Ours if free or already ours."""
+        return bool(self._take(keys=[PREFIX + name], args=[self.me, self.millis]))
 
     def renew(self, names: Sequence[str]) -> list[str]:
         """Renews the leases still ours in one round trip; returns the names we lost."""

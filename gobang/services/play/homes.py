@@ -24,7 +24,7 @@ from gobang.services.notices import ActionError, Notice
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.live import LiveGame
 from gobang.services.play.moves import Moves
-from gobang.services.play.table import HANDED_OUT, GameTable, game_lease
+from gobang.services.play.table import GameTable, game_lease
 from gobang.vocabulary import Status
 
 
@@ -47,7 +47,7 @@ class GameHomes:
 
     def locate(self, game_id: int) -> None:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
-        a live game that no process plays (yet: handed out; or any more: its process died)."""
+        a live game that no process plays any more (its process died)."""
         if not self.shared or self.table.get(game_id) is not None:
             return
         self.table.check_not_elsewhere(game_id)
@@ -126,7 +126,7 @@ class GameHomes:
         return notices
 
     def _adopt(self, game_id: int) -> LiveGame | None:
-        if not self.leases.take(game_lease(game_id), over=HANDED_OUT):
+        if not self.leases.take(game_lease(game_id)):
             self.table.check_not_elsewhere(game_id)  # somebody was quicker
             return None
         previous = self.directory.last_home(game_id)

@@ -22,11 +22,6 @@ def game_lease(game_id: int) -> str:
     return f"game:{game_id}"
 
 
-# The holder of a new game's lease until a process takes it (several processes: gobang/
-# services/play/homes.py, `hand_out`); no process is ever named so.
-HANDED_OUT = "(handed out)"
-
-
 class GameTable:
     """This process's live games. With several processes each game is played by the one
     holding its lease (gobang/services/cluster/): a request for a game played elsewhere is
@@ -53,8 +48,8 @@ class GameTable:
         self.leases.release(game_lease(game_id))
 
     def let_go(self, game_id: int) -> None:
-        """Another process took the game (this one stalled past its lease), or will take it
-        (a new game handed out): it is theirs, and still its players'."""
+        """Another process took the game (this one stalled past its lease): it is theirs,
+        and still its players'."""
         self.store.forget_game(game_id)
 
     def all(self) -> list[LiveGame]:
@@ -76,7 +71,7 @@ class GameTable:
     def check_not_elsewhere(self, game_id: int) -> None:
         """Refuses with `moved` a game another live process plays."""
         holder = self.leases.holder(game_lease(game_id))
-        if holder is None or holder in (self.leases.me, HANDED_OUT):
+        if holder is None or holder == self.leases.me:
             return
         path = self.directory.path_of(holder)
         if path is None:
