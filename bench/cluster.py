@@ -9,6 +9,8 @@ one PostgreSQL database (from .ci/with-postgres: GOBANG_TEST_DATABASE_URL) and o
 (tests/support/redis.py), behind one nginx that sends `/socket.io/` to any process and
 `/pN/socket.io/` to process N. `ClusterServer` gives it the face of bench/load.py's Server, so
 the load scenarios run unchanged against it: its RSS and CPU are the processes' sums.
+`ProxiedServer` is one process as docs/deploy.md sets it up (nginx, PostgreSQL, no Redis):
+the baseline `--scenario single --processes N` compares the cluster with.
 
 `failover`: two players in a game on the cluster make a few moves; the process that owns the
 game is killed (SIGKILL); each player then does what the room page does (join again through
