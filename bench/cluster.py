@@ -9,6 +9,8 @@ one PostgreSQL database (from .ci/with-postgres: GOBANG_TEST_DATABASE_URL) and o
 (tests/support/redis.py), behind one nginx that sends `/socket.io/` to any process and
 `/pN/socket.io/` to process N. `ClusterServer` gives it the face of bench/load.py's Server, so
 the load scenarios run unchanged against it: its RSS and CPU are the processes' sums.
+`ProxiedServer` is one process as docs/deploy.md sets it up (nginx, PostgreSQL, no Redis):
+the baseline `--scenario single --processes N` compares the cluster with.
 
 `failover`: two players in a game on the cluster make a few moves; the process that owns the
 game is killed (SIGKILL); each player then does what the room page does (join again through
@@ -29,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.support.cluster import Cluster, owner_of  # noqa: E402
 from tests.support.databases import SERVER_ENV, PostgresDatabases  # noqa: E402
+from tests.support.nginx import Nginx  # noqa: E402
 from tests.support.redis import RedisServer  # noqa: E402
 
 WITH_POSTGRES = ROOT / ".ci" / "with-postgres"
@@ -130,6 +134,58 @@ class ClusterServer:
     def stop(self) -> None:
         self.cluster.stop()
         self.redis.stop()
+        self.databases.drop(self.database_url)
+        self.databases.close()
+        if os.environ.get("BENCH_KEEP") != "1":
+            import shutil
+
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class ProxiedServer:
+    """One `python app.py` as docs/deploy.md sets one up: nginx in front (deploy/nginx/
+    gobang-proxy.conf), PostgreSQL, the in-process live store (no Redis). The baseline a
+    cluster's figures are compared with: what several processes add, and nothing else.
+    `make_server(env)` is bench/load.py's Server("app") with those settings (so
+    BENCH_APP_SCRIPT picks the build); RSS and CPU are its own."""
+
+    kind = "app"
+
+    def __init__(self, make_server: Callable[[dict[str, str]], Any]) -> None:
+        server_url = os.environ.get(SERVER_ENV)
+        if not server_url:
+            raise RuntimeError(f"the baseline behind nginx needs PostgreSQL: {SERVER_ENV} "
+                               "(run under .ci/with-postgres)")
+        self.workdir = Path(tempfile.mkdtemp(prefix="gobang-bench-proxied-"))
+        self.databases = PostgresDatabases(
+            server_url, prefix=f"gobang_bench_{os.getpid()}_{secrets.token_hex(3)}")
+        self.database_url = self.databases.empty(self.workdir)
+        self.server = make_server({"GOBANG_DATABASE_URL": self.database_url,
+                                   "GOBANG_PROXY_FIX": "1"})
+        self.nginx: Nginx | None = None
+        self.url = ""
+
+    def start(self) -> ProxiedServer:
+        try:
+            self.server.start()
+            prefix = self.workdir / "nginx"
+            prefix.mkdir()
+            self.nginx = Nginx(prefix, self.server.port)
+            self.nginx.start()
+        except BaseException:
+            self.stop()
+            raise
+        self.url = self.nginx.url
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        # rss, cpu_seconds, children..., log: the app process's own.
+        return getattr(self.server, name)
+
+    def stop(self) -> None:
+        if self.nginx is not None:
+            self.nginx.stop()
+        self.server.stop()
         self.databases.drop(self.database_url)
         self.databases.close()
         if os.environ.get("BENCH_KEEP") != "1":

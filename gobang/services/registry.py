@@ -284,8 +284,7 @@ def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: ra
     cfg = app.config
     table, maintenance = play.table, play.maintenance
     matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
-                      is_connected=lambda user_id: store.connection(Namespace.HALL, user_id)
-                      is not None)
+                      connected=lambda users: store.connected_among(Namespace.HALL, users))
     presence = Presence(store, table, matcher, play.seating.absence, state.presence,
                         state.games)
     view = HallView(presence, state.games, matcher, clock,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -35,6 +36,7 @@ class LiveStore(Protocol):
     def release_connection(self, namespace: str, user_id: int, sid: str) -> bool: ...
     def connection(self, namespace: str, user_id: int) -> str | None: ...
     def connected_users(self, namespace: str) -> list[int]: ...
+    def connected_among(self, namespace: str, user_ids: Iterable[int]) -> set[int]: ...
     def connection_count(self, namespace: str) -> int: ...
     def queue_put(self, entry: QueueEntry) -> bool: ...
     def queue_remove(self, user_id: int) -> QueueEntry | None: ...
@@ -52,6 +54,35 @@ class LiveStore(Protocol):
     def heartbeat(self) -> None: ...
 
 
+class LocalGames:
+    """The LiveGame objects this process plays, each with its people (the users whose entries
+    in the user -> game map name it), whichever store holds that map."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: dict[int, Any] = {}
+        self._people: dict[int, tuple[int, ...]] = {}
+
+    def put(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
+        with self._lock:
+            self._games[game_id] = game
+            self._people[game_id] = user_ids
+
+    def get(self, game_id: int) -> Any | None:
+        # One dict read is atomic: no lock on the path of every move.
+        return self._games.get(game_id)
+
+    def forget(self, game_id: int) -> tuple[int, ...] | None:
+        """Let go of the game; its people, or None when this process did not play it."""
+        with self._lock:
+            self._games.pop(game_id, None)
+            return self._people.pop(game_id, None)
+
+    def all(self) -> list[Any]:
+        with self._lock:
+            return list(self._games.values())
+
+
 class MemoryStore:
     """The in-process store: one server process holds all live state."""
 
@@ -59,7 +90,7 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._connections: dict[str, Connections] = {}
         self._queue: dict[int, QueueEntry] = {}
-        self._games: dict[int, Any] = {}
+        self._games = LocalGames()
         self._user_game: dict[int, int] = {}
 
     def claim_connection(self, namespace: str, user_id: int, sid: str) -> str | None:
@@ -86,6 +117,12 @@ class MemoryStore:
     def connected_users(self, namespace: str) -> list[int]:
         with self._lock:
             return list(self._connections.get(namespace, Connections()).by_user)
+
+    def connected_among(self, namespace: str, user_ids: Iterable[int]) -> set[int]:
+        """Those of `user_ids` with a live connection."""
+        with self._lock:
+            table = self._connections.get(namespace, Connections()).by_user
+            return {user_id for user_id in user_ids if user_id in table}
 
     def connection_count(self, namespace: str) -> int:
         with self._lock:
@@ -127,30 +164,29 @@ class MemoryStore:
         return 0
 
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
+        self._games.put(game_id, game, user_ids)
         with self._lock:
-            self._games[game_id] = game
             for user_id in user_ids:
                 self._user_game[user_id] = game_id
 
     def get_game(self, game_id: int) -> Any | None:
-        # One dict read is atomic: no lock on the path of every move.
         return self._games.get(game_id)
 
     def drop_game(self, game_id: int) -> None:
+        people = self._games.forget(game_id)
         with self._lock:
-            self._games.pop(game_id, None)
-            for user_id, gid in list(self._user_game.items()):
-                if gid == game_id:
+            if people is None:  # not played here: whoever the map still says plays it
+                people = tuple(u for u, g in self._user_game.items() if g == game_id)
+            for user_id in people:
+                if self._user_game.get(user_id) == game_id:
                     del self._user_game[user_id]
 
     def forget_game(self, game_id: int) -> None:
         """The game goes on, played by another process: only this one lets go of it."""
-        with self._lock:
-            self._games.pop(game_id, None)
+        self._games.forget(game_id)
 
     def games(self) -> list[Any]:
-        with self._lock:
-            return list(self._games.values())
+        return self._games.all()
 
     def game_of_user(self, user_id: int) -> int | None:
         with self._lock:

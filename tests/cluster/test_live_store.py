@@ -62,6 +62,14 @@ def test_each_namespace_keeps_its_own_connections(store):
     assert store.connection(ROOM, 1) == "c"
 
 
+def test_of_some_users_those_connected_are_found_in_one_read(store):
+    store.claim_connection(HALL, 1, "a")
+    store.claim_connection(HALL, 3, "c")
+    store.claim_connection(ROOM, 2, "b")
+    assert store.connected_among(HALL, [1, 2, 3, 4]) == {1, 3}
+    assert store.connected_among(HALL, []) == set()
+
+
 def test_a_queued_user_keeps_their_first_entry(store):
     assert store.queue_put(entry(1, joined_at=1.0)) is True
     assert store.queue_put(entry(1, clock=None, joined_at=2.0)) is False
@@ -129,6 +137,13 @@ def test_dropping_an_old_game_leaves_a_players_newer_game(store):
     store.put_game(6, object(), (1, 3))
     store.drop_game(5)
     assert (store.game_of_user(1), store.game_of_user(2), store.game_of_user(3)) == (6, None, 6)
+
+
+def test_a_game_played_on_elsewhere_is_let_go_and_keeps_its_players(store):
+    store.put_game(5, object(), (1, 2))
+    store.forget_game(5)
+    assert (store.get_game(5), store.games()) == (None, [])
+    assert (store.game_of_user(1), store.game_of_user(2)) == (5, 5)
 
 
 def test_a_game_against_the_computer_maps_only_its_person(store):

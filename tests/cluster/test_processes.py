@@ -118,7 +118,7 @@ def test_matchers_on_two_processes_pair_each_player_once(process):
     start = threading.Barrier(2)
 
     def tick(n: int) -> None:
-        matcher = Matcher(stores[n], lambda: 100.0, random.Random(n), 50, 50, lambda _: True)
+        matcher = Matcher(stores[n], lambda: 100.0, random.Random(n), 50, 50, set)
         start.wait()
         taken = [p for p in matcher.tick()[0] if matcher.take(p)]
         found[n] = [u for p in taken for u in (p.black, p.white)]
@@ -164,6 +164,30 @@ def test_a_process_that_renews_its_lease_keeps_its_connections(process):
         other.heartbeat()
         assert other.connection(HALL, 1) == "a"
         time.sleep(0.05)
+
+
+def test_a_dead_processes_connections_are_not_found_among_the_connected(process):
+    dying, living = process("p1", SHORT), process("p2", SHORT)
+    dying.claim_connection(HALL, 1, "a")
+    living.claim_connection(HALL, 2, "b")
+    until(lambda: living.connection(HALL, 1) is None, SHORT + 1, keep_alive=living)
+    assert living.connected_among(HALL, [1, 2]) == {2}
+
+
+def test_the_matcher_reads_the_queues_connections_in_one_round_trip(process, redis_server):
+    store = process("p1")
+    queue(store, *range(1, 21))
+    for user_id in range(1, 20):  # the last one's hall connection is gone
+        store.claim_connection(HALL, user_id, f"sid{user_id}")
+    matcher = Matcher(store, lambda: 100.0, random.Random(1), 50, 50,
+                      lambda users: store.connected_among(HALL, users))
+    counter = redis_server.client()
+    before = counter.info("commandstats")
+    _pairings, dropped = matcher.tick()
+    after = counter.info("commandstats")
+    assert dropped == [20]
+    script_calls = (after["cmdstat_evalsha"]["calls"] - before["cmdstat_evalsha"]["calls"])
+    assert script_calls == 3  # pending pairs back, the connections read, the one drop
 
 
 def test_a_dead_processes_connection_is_not_named_as_replaced(process):

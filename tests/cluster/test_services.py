@@ -114,3 +114,25 @@ def test_the_hall_view_of_one_process_lists_the_games_of_the_other(two_processes
     assert [g["black"]["username"] for g in update.payload["games"]["set"]] in (
         ["alice"], ["bob"])
     assert update.payload["counts"]["playing"] == 2
+
+
+def redis_calls(client) -> dict[str, int]:
+    """Commands Redis has run so far, by name (this very INFO left out)."""
+    stats = client.info("commandstats")
+    return {name: found["calls"] for name, found in stats.items() if name != "cmdstat_info"}
+
+
+def test_a_move_on_the_process_that_plays_its_game_asks_redis_nothing(two_processes,
+                                                                       redis_server):
+    one, _two = two_processes
+    black, white = register(one, "black_bo", "white_wu")
+    live, _notices = one.play.factory.create(black, white, "freestyle")
+    one.play.seating.join(live.game_id, black.id, "sid-b")
+    one.play.seating.join(live.game_id, white.id, "sid-w")
+    counter = redis_server.client()  # one connection: its handshake is counted once, before
+    before = redis_calls(counter)
+    for number, (row, col) in enumerate([(7, 7), (0, 0), (7, 8), (0, 1)]):
+        player = black if number % 2 == 0 else white
+        notices = one.play.moves.place_stone(live.game_id, player.id, row, col)
+        assert [n.event for n in notices] == ["stone_placed"]
+    assert redis_calls(counter) == before

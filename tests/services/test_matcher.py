@@ -27,7 +27,7 @@ def gone() -> set[int]:
 @pytest.fixture
 def matcher(clock: FakeClock, gone: set[int]) -> Matcher:
     return Matcher(MemoryStore(), clock, random.Random(1), gap_start=50, gap_per_second=50,
-                   is_connected=lambda user_id: user_id not in gone)
+                   connected=lambda users: set(users) - gone)
 
 
 def pairs(pairings: list[Pairing]) -> set[frozenset[int]]:
@@ -135,7 +135,7 @@ def test_vanished_users_are_dropped(matcher, gone):
 def test_colours_are_random(clock):
     colours = set()
     for seed in range(20):
-        matcher = Matcher(MemoryStore(), clock, random.Random(seed), 50, 50, lambda _: True)
+        matcher = Matcher(MemoryStore(), clock, random.Random(seed), 50, 50, set)
         matcher.enqueue(1, 1000, "freestyle", BLITZ)
         matcher.enqueue(2, 1000, "freestyle", BLITZ)
         colours.add(matcher.tick()[0][0].black)

@@ -17,7 +17,7 @@ import redis
 
 from gobang.services.cluster.processes import Processes
 from gobang.services.cluster.redis_store import RedisStore, connections_key
-from gobang.services.hall.state import Challenge, HallState, Player
+from gobang.services.hall.state import Challenge, HallState, PageSids, Player
 from gobang.services.play.table import GameTable
 from gobang.vocabulary import Namespace
 
@@ -65,7 +65,7 @@ class RedisPresence:
         # Held over the Redis write too, so that a page opening and one closing for the same
         # user leave Redis as they leave the sids.
         self._lock = threading.Lock()
-        self._pages: dict[int, set[str]] = {}
+        self._pages = PageSids()
 
     def hall_add(self, user_id: int, player: Player) -> None:
         self.client.hset(HALL_PLAYERS, str(user_id), json.dumps(player))
@@ -83,17 +83,14 @@ class RedisPresence:
 
     def page_add(self, user_id: int, sid: str, player: Player) -> None:
         with self._lock:
-            self._pages.setdefault(user_id, set()).add(sid)
+            self._pages.add(user_id, sid)
             self.client.hset(self._own, str(user_id), json.dumps(player))
 
     def page_remove(self, user_id: int, sid: str) -> bool:
         """True when that was the user's last page on any process."""
         with self._lock:
-            sids = self._pages.get(user_id, set())
-            sids.discard(sid)
-            if sids:
+            if not self._pages.remove(user_id, sid):
                 return False
-            self._pages.pop(user_id, None)
             self.client.hdel(self._own, str(user_id))
         return not self.on_pages(user_id)
 

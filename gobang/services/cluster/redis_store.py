@@ -9,13 +9,13 @@ so that two processes never both win.
 from __future__ import annotations
 
 import json
-import threading
+from collections.abc import Iterable
 from typing import Any
 
 import redis
 
 from gobang.services.cluster.processes import NOW_MS, PROCESSES, Processes, text
-from gobang.services.store import QueueEntry
+from gobang.services.store import LocalGames, QueueEntry
 
 NAMESPACES = "gobang:connection_namespaces"
 QUEUE = "gobang:queue"
@@ -69,6 +69,20 @@ for i = 1, #all, 2 do
   local _, member = split(all[i + 1])
   if seen[member] == nil then seen[member] = alive(member) or false end
   if seen[member] then found[#found + 1] = all[i] end
+end
+return found
+"""
+
+# KEYS: connections, processes. ARGV: users. Those of them whose connection's process is alive.
+CONNECTED_AMONG = ALIVE + """
+local found, seen = {}, {}
+for i = 1, #ARGV do
+  local entry = redis.call('HGET', KEYS[1], ARGV[i])
+  if entry then
+    local _, member = split(entry)
+    if seen[member] == nil then seen[member] = alive(member) or false end
+    if seen[member] then found[#found + 1] = ARGV[i] end
+  end
 end
 return found
 """
@@ -131,14 +145,13 @@ class RedisStore:
         self.client = client
         self.processes = Processes(client, process, lease_seconds)
         scripts = {"claim": CLAIM, "release": RELEASE, "connection": CONNECTION,
-                   "connected": CONNECTED, "forget": FORGET, "take": TAKE,
+                   "connected": CONNECTED, "connected_among": CONNECTED_AMONG,
+                   "forget": FORGET, "take": TAKE,
                    "take_pair": TAKE_PAIR, "drop_game": DROP_GAME,
                    "return_pending": RETURN_PENDING}
         self._scripts = {name: client.register_script(body) for name, body in scripts.items()}
         # The games this process owns, and their people (to drop their entries).
-        self._lock = threading.Lock()
-        self._games: dict[int, Any] = {}
-        self._people: dict[int, tuple[int, ...]] = {}
+        self._games = LocalGames()
 
     def heartbeat(self) -> None:
         """Renew this process's lease (every tick) and sweep away what dead processes left."""
@@ -166,6 +179,14 @@ class RedisStore:
     def connected_users(self, namespace: str) -> list[int]:
         keys = [connections_key(namespace), PROCESSES]
         return [int(u) for u in self._run("connected", keys, [])]
+
+    def connected_among(self, namespace: str, user_ids: Iterable[int]) -> set[int]:
+        """Those of `user_ids` with a live connection, in one round trip."""
+        users = list(user_ids)
+        if not users:
+            return set()
+        found = self._run("connected_among", [connections_key(namespace), PROCESSES], users)
+        return {int(u) for u in found}
 
     def connection_count(self, namespace: str) -> int:
         return len(self.connected_users(namespace))
@@ -201,20 +222,15 @@ class RedisStore:
         return int(self._run("return_pending", [QUEUE, PAIRING, USER_GAME], []))
 
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
-        with self._lock:
-            self._games[game_id] = game
-            self._people[game_id] = user_ids
+        self._games.put(game_id, game, user_ids)
         if user_ids:
             self.client.hset(USER_GAME, mapping={str(u): game_id for u in user_ids})
 
     def get_game(self, game_id: int) -> Any | None:
-        with self._lock:
-            return self._games.get(game_id)
+        return self._games.get(game_id)
 
     def drop_game(self, game_id: int) -> None:
-        with self._lock:
-            self._games.pop(game_id, None)
-            people = self._people.pop(game_id, None)
+        people = self._games.forget(game_id)
         if people is None:  # not ours: whoever the map still says plays it
             people = tuple(int(u) for u, g in self.client.hgetall(USER_GAME).items()
                            if int(g) == game_id)
@@ -223,14 +239,11 @@ class RedisStore:
 
     def forget_game(self, game_id: int) -> None:
         """The game goes on, played by another process: the user map still names it."""
-        with self._lock:
-            self._games.pop(game_id, None)
-            self._people.pop(game_id, None)
+        self._games.forget(game_id)
 
     def games(self) -> list[Any]:
         """The games this process owns."""
-        with self._lock:
-            return list(self._games.values())
+        return self._games.all()
 
     def game_of_user(self, user_id: int) -> int | None:
         """The user's live game, whichever process owns it."""

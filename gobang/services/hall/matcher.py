@@ -33,14 +33,15 @@ class Matcher:
         rng: random.Random,
         gap_start: int,
         gap_per_second: int,
-        is_connected: Callable[[int], bool],
+        connected: Callable[[list[int]], set[int]],
     ) -> None:
         self.store = store
         self.clock = clock
         self.rng = rng
         self.gap_start = gap_start
         self.gap_per_second = gap_per_second
-        self.is_connected = is_connected
+        # Of these users, those whose hall connection lives: one read for the whole queue.
+        self.connected = connected
 
     def enqueue(self, user_id: int, score: int, ruleset: str, clock: TimeControl) -> bool:
         """Queue a player in the pool of that ruleset and clock; False if already queued (the
@@ -70,7 +71,8 @@ class Matcher:
         Pairs a former leader took and never made a game of wait again first."""
         self.store.queue_return_pending()
         entries = self.store.queue_entries()
-        dropped = [e.user_id for e in entries if not self.is_connected(e.user_id)]
+        here = self.connected([e.user_id for e in entries]) if entries else set()
+        dropped = [e.user_id for e in entries if e.user_id not in here]
         for user_id in dropped:
             self.store.queue_remove(user_id)
         by_pool: dict[tuple[str, TimeControl], list[QueueEntry]] = {}

@@ -99,11 +99,34 @@ class MemoryViewRecord:
         self._view = view
 
 
+class PageSids:
+    """The sids of each user's /site pages open on this process (not thread-safe: its
+    holder locks)."""
+
+    def __init__(self) -> None:
+        self._sids: dict[int, set[str]] = {}
+
+    def add(self, user_id: int, sid: str) -> None:
+        self._sids.setdefault(user_id, set()).add(sid)
+
+    def remove(self, user_id: int, sid: str) -> bool:
+        """True when that was the user's last page here."""
+        sids = self._sids.get(user_id, set())
+        sids.discard(sid)
+        if sids:
+            return False
+        self._sids.pop(user_id, None)
+        return True
+
+    def users(self) -> list[int]:
+        return list(self._sids)
+
+
 class MemoryPresence:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._hall: dict[int, Player] = {}
-        self._pages: dict[int, set[str]] = {}
+        self._pages = PageSids()
         self._page_players: dict[int, Player] = {}
 
     def hall_add(self, user_id: int, player: Player) -> None:
@@ -120,17 +143,14 @@ class MemoryPresence:
 
     def page_add(self, user_id: int, sid: str, player: Player) -> None:
         with self._lock:
-            self._pages.setdefault(user_id, set()).add(sid)
+            self._pages.add(user_id, sid)
             self._page_players[user_id] = player
 
     def page_remove(self, user_id: int, sid: str) -> bool:
         """True when that was the user's last page."""
         with self._lock:
-            sids = self._pages.get(user_id, set())
-            sids.discard(sid)
-            if sids:
+            if not self._pages.remove(user_id, sid):
                 return False
-            self._pages.pop(user_id, None)
             self._page_players.pop(user_id, None)
             return True
 
@@ -145,7 +165,7 @@ class MemoryPresence:
 
     def page_users(self) -> list[int]:
         with self._lock:
-            return list(self._pages)
+            return self._pages.users()
 
     def page_players(self) -> dict[int, Player]:
         with self._lock:
