@@ -206,12 +206,21 @@ def test_a_process_started_again_under_its_name_does_not_bring_back_what_it_held
 
 
 def test_a_pair_taken_by_a_leader_that_died_before_making_its_game_waits_again(process):
-    dying, living = process("p1"), process("p2")
+    dying, living = process("p1", SHORT), process("p2", SHORT)
     queue(dying, 1, 2)
     assert dying.queue_take_pair(1, 2)  # ... and the process dies before the game is made
     assert living.queue_entries() == []
+    time.sleep(SHORT)
     assert living.queue_return_pending() == 2
     assert sorted(e.user_id for e in living.queue_entries()) == [1, 2]
+
+
+def test_a_pair_taken_less_than_a_lease_ago_is_left_to_the_process_making_its_game(process):
+    making, other = process("p1"), process("p2")
+    queue(making, 1, 2)
+    assert making.queue_take_pair(1, 2)
+    assert other.queue_return_pending() == 0
+    assert other.queue_entries() == []
 
 
 def test_a_settled_pair_does_not_wait_again(process):

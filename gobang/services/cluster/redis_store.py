@@ -20,6 +20,7 @@ from gobang.services.store import LocalGames, QueueEntry
 NAMESPACES = "gobang:connection_namespaces"
 QUEUE = "gobang:queue"
 PAIRING = "gobang:pairing"
+PAIRING_AT = "gobang:pairing_at"
 USER_GAME = "gobang:user_game"
 
 # Whether the process `member` (an entry's part after the "|") still holds its lease.
@@ -104,29 +105,33 @@ if entry then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return entry
 """
 
-# KEYS: queue, pairing. ARGV: two users. Both out of the queue, or neither; kept aside in
-# `pairing` until their game is made (queue_settle).
-TAKE_PAIR = """
+# KEYS: queue, pairing, pairing times. ARGV: two users. Both out of the queue, or neither;
+# kept aside in `pairing`, with when, until their game is made (queue_settle).
+TAKE_PAIR = NOW_MS + """
 if ARGV[1] == ARGV[2] then return 0 end
 local first = redis.call('HGET', KEYS[1], ARGV[1])
 local second = redis.call('HGET', KEYS[1], ARGV[2])
 if not first or not second then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], first, ARGV[2], second)
+redis.call('ZADD', KEYS[3], now, ARGV[1], now, ARGV[2])
 return 1
 """
 
-# KEYS: queue, pairing, user_game. Back to the queue, whoever was taken for a game that was
-# never made (the leader died between taking them and making it).
-RETURN_PENDING = """
-local pending = redis.call('HGETALL', KEYS[2])
+# KEYS: queue, pairing, pairing times, user_game. ARGV: age in ms. Back to the queue, whoever
+# was taken that long ago for a game that was never made (the leader died between taking them
+# and making it). A younger pair is being made into a game right now: left alone.
+RETURN_PENDING = NOW_MS + """
+local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[1]))
 local back = 0
-for i = 1, #pending, 2 do
-  if redis.call('HEXISTS', KEYS[3], pending[i]) == 0 then
-    back = back + redis.call('HSETNX', KEYS[1], pending[i], pending[i + 1])
+for _, user in ipairs(stale) do
+  local entry = redis.call('HGET', KEYS[2], user)
+  if entry and redis.call('HEXISTS', KEYS[4], user) == 0 then
+    back = back + redis.call('HSETNX', KEYS[1], user, entry)
   end
+  redis.call('HDEL', KEYS[2], user)
+  redis.call('ZREM', KEYS[3], user)
 end
-redis.call('DEL', KEYS[2])
 return back
 """
 
@@ -211,15 +216,21 @@ class RedisStore:
     def queue_take_pair(self, first: int, second: int) -> bool:
         """Take both users out of the queue, or neither, atomically across processes; they
         are kept aside until `queue_settle` (their game is made)."""
-        return bool(self._run("take_pair", [QUEUE, PAIRING], [first, second]))
+        return bool(self._run("take_pair", [QUEUE, PAIRING, PAIRING_AT], [first, second]))
 
     def queue_settle(self, first: int, second: int) -> None:
-        self.client.hdel(PAIRING, str(first), str(second))
+        with self.client.pipeline() as settle:
+            settle.hdel(PAIRING, str(first), str(second))
+            settle.zrem(PAIRING_AT, str(first), str(second))
+            settle.execute()
 
     def queue_return_pending(self) -> int:
-        """Pairs taken and never settled (their leader died before making the game) go back
-        to the queue, unless they have a game. Returns how many users went back."""
-        return int(self._run("return_pending", [QUEUE, PAIRING, USER_GAME], []))
+        """Pairs taken a lease ago and never settled (their leader died before making the
+        game) go back to the queue, unless they have a game. Returns how many users went
+        back. Not younger ones: another process may still be making their game (a leader
+        whose lead just passed on, or a second matcher)."""
+        return int(self._run("return_pending", [QUEUE, PAIRING, PAIRING_AT, USER_GAME],
+                             [int(self.processes.lease_ms)]))
 
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
         self._games.put(game_id, game, user_ids)
