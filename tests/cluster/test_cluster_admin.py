@@ -24,10 +24,9 @@ def follower(cluster):
 def test_an_abort_is_carried_out_by_the_process_playing_the_game(cluster):
     black, white, game_id = seated_game(cluster)
     plays = follower(cluster)
-    rooms = [plays.connect(http, "/room") for http in (black, white)]
-    for room in rooms:
-        assert room.ask("join_game", {"game_id": game_id})["ok"] is True
-    assert owner_of(cluster.redis, game_id) == plays.env["GOBANG_PROCESS_NAME"]
+    name = plays.env["GOBANG_PROCESS_NAME"]
+    rooms = [cluster.join(http, game_id, via=f"{name}/socket.io")[0] for http in (black, white)]
+    assert owner_of(cluster.redis, game_id) == name
     play(rooms, game_id, BLACK_FIVE[:3])
     assert "Server: aborted." in flask(plays, "abort-game", str(game_id))
     result = rooms[1].wait_for("game_over")["result"]

@@ -137,19 +137,20 @@ class Cluster:
         self.clients.append(client)
         return client
 
-    def join(self, http: requests.Session, game_id: int,
-             timeout: float = 15) -> tuple[LiveClient, dict[str, Any], str]:
-        """What the room page does: join through the site's one path, follow `moved` to the
-        game's process, and when that process is gone start again from the one path (a game
-        whose process died is adopted after its lease runs out: `conflict` until then).
-        Returns the room client, join_game's state and the path it reached."""
+    def join(self, http: requests.Session, game_id: int, timeout: float = 15,
+             via: str = DEFAULT_PATH) -> tuple[LiveClient, dict[str, Any], str]:
+        """What the room page does: join through the site's one path (or `via`, e.g.
+        "p2/socket.io", one process's own), follow `moved` to the game's process, and when
+        that process is gone start again from there (a game whose process died is adopted
+        after its lease runs out: `conflict` until then). Returns the room client,
+        join_game's state and the path it reached."""
         deadline = time.monotonic() + timeout
-        path, last = DEFAULT_PATH, None
+        path, last = via, None
         while time.monotonic() < deadline:
             try:
                 client = self.connect(http, "/room", path)
             except socketio.exceptions.ConnectionError as error:
-                path, last = DEFAULT_PATH, error
+                path, last = via, error
                 time.sleep(0.1)
                 continue
             ack = client.ask("join_game", {"game_id": game_id})
@@ -160,7 +161,7 @@ class Cluster:
             if ack.get("error") == "moved":
                 path = ack["path"].strip("/")
             elif ack.get("error") == "conflict":
-                path = DEFAULT_PATH
+                path = via
                 time.sleep(0.1)
             else:
                 raise AssertionError(f"join_game refused: {ack}")
