@@ -67,6 +67,9 @@ class Config:
     # MATCH_GAP_PER_SECOND for every second the longer-waiting player has waited.
     MATCH_GAP_START: int = 50
     MATCH_GAP_PER_SECOND: int = 50
+    # Games the matcher makes in one transaction before the ticker may let others run: a
+    # crowd's 500 games cost a commit each otherwise, and one batch holds the hub briefly.
+    MATCH_BATCH_GAMES: int = 50
     # The hall view everyone shares: at most HALL_LIST_SIZE online players (highest score
     # first) and HALL_GAMES_SIZE live games (highest-rated first); what changed in it goes to
     # the whole hall as one update at most every HALL_UPDATE_SECONDS (docs/protocol.md).

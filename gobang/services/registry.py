@@ -298,7 +298,7 @@ def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: ra
         hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
-                                action_limiter, pools),
+                                action_limiter, pools, cfg["MATCH_BATCH_GAMES"]),
         challenges=challenges, chat=chat, view=view, pools=pools, games=state.games,
         pairings=pairings,
     )

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+import sqlalchemy
 
+from gobang.extensions import db
 from gobang.services.notices import ActionError
 from tests.services.conftest import events
 from tests.support.pools import NO_ONE_WAITING
@@ -42,18 +44,42 @@ def test_two_queued_players_are_paired_on_the_next_tick(env, users, hall_of):
     assert env.play.table.current_game_of(alice.id) == env.play.table.current_game_of(bob.id)
 
 
-def test_a_crowd_is_paired_one_game_per_step(env, users, hall_of):
-    """The ticker sends each step before making the next, so a step must hold one game's
+@pytest.mark.parametrize("app_overrides", [{"MATCH_BATCH_GAMES": 2}])
+def test_a_crowd_is_paired_a_batch_of_games_per_step(env, users, hall_of):
+    """The ticker sends each step before making the next, so a step must hold one batch's
     notices and the later games must not exist yet."""
-    crowd = hall_of(*users("pp1", "pp2", "pp3", "pp4", "pp5", "pp6"))
+    crowd = hall_of(*users(*(f"pp{number}" for number in range(10))))
     for user in crowd:
         env.lobby.matchmaking.start(user, "freestyle")
     steps = env.lobby.matchmaking.steps()
     first = next(steps)
-    assert events(first)[:2] == ["match_found", "match_found"]
-    assert len(env.play.table.all()) == 1
-    assert [events(step)[:2] for step in steps] == [["match_found", "match_found"]] * 2
-    assert len(env.play.table.all()) == 3
+    assert events(first)[:4] == ["match_found"] * 4
+    assert len(env.play.table.all()) == 2
+    assert [events(step).count("match_found") for step in steps] == [4, 2]
+    assert len(env.play.table.all()) == 5
+
+
+def test_a_batch_of_games_is_saved_in_one_commit(env, users, hall_of):
+    crowd = hall_of(*users(*(f"pp{number}" for number in range(8))))
+    for user in crowd:
+        env.lobby.matchmaking.start(user, "freestyle")
+    commits = []
+    sqlalchemy.event.listen(db.session(), "after_commit", commits.append)
+    assert [events(step).count("match_found") for step in env.lobby.matchmaking.steps()] == [8]
+    assert len(commits) == 1
+
+
+def test_a_pairing_with_a_deleted_player_queues_the_partner_again(env, users, hall_of):
+    alice, bob, carol, dave = hall_of(*users("alice", "bob", "carol", "dave"))
+    for user in (alice, bob, carol, dave):
+        env.lobby.matchmaking.start(user, "freestyle")
+    db.session.delete(bob)
+    db.session.commit()
+    notices = env.lobby.matchmaking.run()
+    assert events(notices).count("match_found") == 2
+    assert env.play.table.current_game_of(carol.id) == env.play.table.current_game_of(dave.id)
+    assert env.play.table.current_game_of(alice.id) is None
+    assert env.lobby.matcher.is_queued(alice.id)
 
 
 def test_leaving_the_hall_leaves_the_queue(env, users, hall_of):

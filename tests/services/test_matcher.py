@@ -150,3 +150,10 @@ def test_a_thousand_players_are_all_paired_in_one_tick(matcher):
     assert len(pairings) == 500
     assert len({u for p in pairings for u in (p.black, p.white)}) == 1000
 
+
+
+def test_equal_scores_pair_in_the_order_they_waited(matcher, clock):
+    for user_id in range(1, 7):
+        matcher.enqueue(user_id, 1000, "freestyle", BLITZ)
+        clock.advance(1)
+    assert pairs(matcher.tick()[0]) == {frozenset((1, 2)), frozenset((3, 4)), frozenset((5, 6))}

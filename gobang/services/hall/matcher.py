@@ -93,46 +93,39 @@ class Matcher:
         self.store.queue_settle(pairing.black, pairing.white)
 
     def _pair_pool(self, entries: list[QueueEntry]) -> list[Pairing]:
+        """Longest waiters first, each with the untaken player nearest in score within the
+        gap (ties: the longer waiter). The untaken are kept in score order and a pair leaves
+        it at once, so each player's candidates are its two neighbours there: everyone
+        who waited longer is already paired (two equal scores always pair), so a neighbour
+        on the same side is never passed over. A crowd of equal scores stays cheap."""
         now = self.clock()
-        by_score = sorted(entries, key=lambda e: (e.score, e.joined_at, e.user_id))
-        scores = [e.score for e in by_score]
-        taken: set[int] = set()
+        keys = sorted((e.score, e.joined_at, e.user_id) for e in entries)
+        by_id = {e.user_id: e for e in entries}
         pairings = []
         for entry in sorted(entries, key=lambda e: (e.joined_at, e.user_id)):
-            if entry.user_id in taken:
-                continue
+            key = (entry.score, entry.joined_at, entry.user_id)
+            place = bisect.bisect_left(keys, key)
+            if place == len(keys) or keys[place] != key:
+                continue  # taken
             gap = self.allowed_gap(now - entry.joined_at)
-            partner = self._closest(entry, by_score, scores, gap, taken)
+            partner = _closest(entry, [by_id[keys[i][2]] for i in (place - 1, place + 1)
+                                       if 0 <= i < len(keys)], gap)
             if partner is not None:
-                taken.update((entry.user_id, partner.user_id))
+                taken = sorted((place, bisect.bisect_left(
+                    keys, (partner.score, partner.joined_at, partner.user_id))))
+                del keys[taken[1]], keys[taken[0]]
                 pairings.append(self._colours(entry, partner))
         return pairings
-
-    @staticmethod
-    def _closest(
-        entry: QueueEntry, by_score: list[QueueEntry], scores: list[int], gap: float,
-        taken: set[int],
-    ) -> QueueEntry | None:
-        """The untaken player nearest in score within the gap (ties: the longer waiter).
-        Walks outwards from the entry's own place, so a crowded queue stays cheap."""
-        left = bisect.bisect_left(scores, entry.score) - 1
-        right = left + 1
-
-        def usable(i: int) -> bool:
-            other = by_score[i]
-            return other.user_id != entry.user_id and other.user_id not in taken
-
-        while left >= 0 and not usable(left):
-            left -= 1
-        while right < len(by_score) and not usable(right):
-            right += 1
-        candidates = [by_score[i] for i in (left, right) if 0 <= i < len(by_score)]
-        candidates = [c for c in candidates if abs(c.score - entry.score) <= gap]
-        if not candidates:
-            return None
-        return min(candidates, key=lambda c: (abs(c.score - entry.score), c.joined_at))
 
     def _colours(self, a: QueueEntry, b: QueueEntry) -> Pairing:
         if self.rng.random() < 0.5:
             a, b = b, a
         return Pairing(black=a.user_id, white=b.user_id, ruleset=a.ruleset, clock=a.clock)
+
+
+def _closest(entry: QueueEntry, neighbours: list[QueueEntry], gap: float) -> QueueEntry | None:
+    """The neighbour nearest in score within the gap (ties: the longer waiter)."""
+    candidates = [c for c in neighbours if abs(c.score - entry.score) <= gap]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda c: (abs(c.score - entry.score), c.joined_at))

@@ -27,8 +27,10 @@ log = logging.getLogger("gobang.hall")
 class Matchmaking:
     def __init__(self, table: GameTable, matcher: Matcher, presence: Presence,
                  challenges: Challenges, pairings: Pairings, maintenance: Maintenance,
-                 limiter: RateLimiter, pools: Pools) -> None:
+                 limiter: RateLimiter, pools: Pools, batch_games: int) -> None:
         self.table = table
+        # Games made per step (one transaction each): few enough that a step stays short.
+        self.batch_games = max(1, batch_games)
         self.pools = pools
         self.matcher = matcher
         self.presence = presence
@@ -59,22 +61,29 @@ class Matchmaking:
         return _matches_first([n for step in self.steps() for n in step])
 
     def steps(self) -> Iterator[list[Notice]]:
-        """Pair whoever can be paired now, one game at a time, so that the caller can send
-        each game's notices and let others run before the next: a crowd pressing Match at once
-        must not hold up the games in play. A player who got a game by another path since
-        queueing (a rematch) is skipped: one live game per player."""
+        """Pair whoever can be paired now, a batch of games at a time (one query for their
+        players, one transaction for their games), so that the caller can send each batch's
+        notices and let others run before the next: a crowd pressing Match at once must not
+        hold up the games in play. A player who got a game by another path since queueing
+        (a rematch) is skipped: one live game per player."""
         pairings, _dropped = self.matcher.tick()
-        for pairing in pairings:
-            if not self.matcher.take(pairing):
-                continue
-            try:
-                notices = _matches_first(self.pairings.start(pairing, announce=False))
-            except ActionError as refused:
+        for start in range(0, len(pairings), self.batch_games):
+            taken = [p for p in pairings[start:start + self.batch_games] if self.matcher.take(p)]
+            if taken:
+                yield self._start(taken)
+
+    def _start(self, taken: list[Pairing]) -> list[Notice]:
+        notices: list[Notice] = []
+        for pairing, made in zip(taken, self.pairings.start_many(taken), strict=True):
+            if isinstance(made, ActionError):
                 event(log, "pairing_refused", black=pairing.black, white=pairing.white,
-                      error=refused.code)
-                notices = self._requeue_free(pairing)
+                      error=made.code)
+                notices += self._requeue_free(pairing)
+            else:
+                notices += made
+        for pairing in taken:
             self.matcher.settle(pairing)
-            yield notices
+        return _matches_first(notices)
 
     def game_started(self, started: GameStarted) -> list[Notice]:
         """A player whose game started by another path (a rematch) leaves the queue."""

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+
+from flask_babel import gettext
+from sqlalchemy import select
 
 from gobang.extensions import db
 from gobang.logs import event
 from gobang.models import User
 from gobang.services.events import GameAdopted
 from gobang.services.hall.matcher import Pairing
-from gobang.services.notices import HALL_USER, Notice
-from gobang.services.play.factory import GameFactory
+from gobang.services.notices import HALL_USER, ActionError, Notice
+from gobang.services.play.factory import GameFactory, Made, NewGame
 from gobang.services.play.homes import GameHomes
 from gobang.services.play.live import LiveGame
 from gobang.services.pools import wire
@@ -25,11 +29,30 @@ class Pairings:
         # Several processes: a new game is played where its players' connections land.
         self.homes = homes
 
-    def start(self, pairing: Pairing, announce: bool = True) -> list[Notice]:
-        black = db.session.get(User, pairing.black)
-        white = db.session.get(User, pairing.white)
-        live, notices = self.factory.create(black, white, pairing.ruleset,
-                                            time_control=pairing.clock, announce=announce)
+    def start(self, pairing: Pairing) -> list[Notice]:
+        """One game, for a challenge accepted: its refusal is raised."""
+        made = self.start_many([pairing], announce=True)[0]
+        if isinstance(made, ActionError):
+            raise made
+        return made
+
+    def start_many(self, pairings: Sequence[Pairing],
+                   announce: bool = False) -> list[list[Notice] | ActionError]:
+        """A batch of the matcher's pairings: their players read in one query and their games
+        made in one transaction (by default the caller tells the hall of the new games). Each
+        pairing's notices (`match_found` for both) or its refusal, in its place."""
+        users = _users({user_id for p in pairings for user_id in (p.black, p.white)})
+        known = [p for p in pairings if p.black in users and p.white in users]
+        made = iter(self.factory.create_many(
+            [NewGame(users[p.black], users[p.white], p.ruleset, p.clock) for p in known],
+            announce))
+        return [self._announced(next(made)) if p.black in users and p.white in users
+                else _gone() for p in pairings]
+
+    def _announced(self, made: Made) -> list[Notice] | ActionError:
+        if isinstance(made, ActionError):
+            return made
+        live, notices = made
         event(log, "matched", game_id=live.game_id, black=live.black.user_id,
               white=live.white.user_id)
         found = _found(live)
@@ -40,6 +63,15 @@ class Pairings:
         """The process that made a game may have died before its players heard of it."""
         live: LiveGame = adopted.live
         return _found(live) if live.status == Status.WAITING else []
+
+
+def _users(ids: set[int]) -> dict[int, User]:
+    return {user.id: user for user in db.session.scalars(select(User).where(User.id.in_(ids)))}
+
+
+def _gone() -> ActionError:
+    """A player deleted (by the host) since they queued or challenged."""
+    return ActionError("not_found", gettext("No player of that name is online."))
 
 
 def _found(live: LiveGame) -> list[Notice]:

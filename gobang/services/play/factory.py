@@ -4,6 +4,8 @@ the unfinished ones from the database."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from flask_babel import gettext
@@ -26,6 +28,21 @@ from gobang.vocabulary import BLACK, RULESETS, WHITE, Status
 log = logging.getLogger("gobang.games")
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A game to make: its players, ruleset and clock (omitted: the host's default)."""
+
+    black: User
+    white: User
+    ruleset: str
+    time_control: TimeControl | Omitted = OMITTED
+    rematch_of: int | None = None
+
+
+# A game made (with the notices its start brings), or why it was not.
+Made = tuple[LiveGame, list[Notice]] | ActionError
+
+
 class GameFactory:
     def __init__(self, table: GameTable, clock: Clock, default_clock: TimeControl,
                  bus: Bus, finisher: Finisher, abort_seconds: float) -> None:
@@ -43,30 +60,45 @@ class GameFactory:
         """A new game, waiting for both players to join, with the given clock (None: no clock;
         omitted: the host's default). `announce=False` leaves telling the hall of the new list
         of live games to the caller, which starts many at once."""
-        if ruleset not in RULESETS:
-            raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=ruleset))
-        for user in (black, white):
-            if user.computer_level is None:  # the computer plays many games at once
-                self.table.check_free(user.id)
-        chosen = self.default_clock if time_control is OMITTED else time_control
-        row = Game(ruleset=ruleset, status=Status.WAITING, black_id=black.id, white_id=white.id,
-                   rematch_of=rematch_of,
-                   computer_level=black.computer_level or white.computer_level,
-                   **_clock_columns(chosen))
-        db.session.add(row)
-        # The id and the seats before the commit, which expires every loaded attribute: read
-        # after it, each was a query again (three a game, a crowd's pairing's main cost).
-        db.session.flush()
-        live = LiveGame(
-            game_id=row.id, ruleset=ruleset, black=_seat(black), white=_seat(white),
-            rules=RulesGame(ruleset),
+        made = self.create_many([NewGame(black, white, ruleset, time_control, rematch_of)],
+                                announce)[0]
+        if isinstance(made, ActionError):
+            raise made
+        return made
+
+    def create_many(self, games: Sequence[NewGame], announce: bool = True) -> list[Made]:
+        """Many new games in one transaction: one flush and one commit for all, since a
+        commit each was most of a crowd's pairing. Each game's result is in its place: the
+        game and its notices, or the refusal (a player busy, an unknown ruleset) of that
+        game alone."""
+        refusals = _refusals(games, self.table)
+        planned = [(game, _row(game, self.default_clock)) for game, refused
+                   in zip(games, refusals, strict=True) if refused is None]
+        lives: list[LiveGame] = []
+        if planned:
+            db.session.add_all([row for _game, row in planned])
+            # The ids and the seats before the commit, which expires every loaded attribute:
+            # read after it, each was a query again (three a game).
+            db.session.flush()
+            lives = [self._live(game, row) for game, row in planned]
+            db.session.commit()
+        made = iter(lives)
+        return [refused if refused is not None else self._started(next(made), announce)
+                for refused in refusals]
+
+    def _live(self, game: NewGame, row: Game) -> LiveGame:
+        chosen = _chosen(game, self.default_clock)
+        return LiveGame(
+            game_id=row.id, ruleset=game.ruleset, black=_seat(game.black),
+            white=_seat(game.white), rules=RulesGame(game.ruleset),
             clocks=_clocks(chosen), time_control=chosen,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
         )
-        db.session.commit()
+
+    def _started(self, live: LiveGame, announce: bool) -> tuple[LiveGame, list[Notice]]:
         self.table.add(live)
         event(log, "game_created", game_id=live.game_id, black=live.black.user_id,
-              white=live.white.user_id, ruleset=ruleset)
+              white=live.white.user_id, ruleset=live.ruleset)
         return live, self.bus.publish(GameStarted(live.game_id, live.user_ids(), announce))
 
     def restore(self, last_alive: datetime | None = None) -> int:
@@ -98,6 +130,45 @@ class GameFactory:
             with live.lock:
                 self.finisher.finish(live, Ending(outcome.winner, outcome.reason, line))
         return live
+
+
+def _refusals(games: Sequence[NewGame], table: GameTable) -> list[ActionError | None]:
+    """Why each game cannot be made, or None. One live game per player, also within the
+    batch: a player named twice gets only the first of those games."""
+    seen: set[int] = set()
+    refusals: list[ActionError | None] = []
+    for game in games:
+        try:
+            _check(game, table, seen)
+        except ActionError as refused:
+            refusals.append(refused)
+            continue
+        refusals.append(None)
+        seen.update(user.id for user in (game.black, game.white)
+                    if user.computer_level is None)
+    return refusals
+
+
+def _check(game: NewGame, table: GameTable, seen: set[int]) -> None:
+    if game.ruleset not in RULESETS:
+        raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=game.ruleset))
+    for user in (game.black, game.white):
+        if user.computer_level is None:  # the computer plays many games at once
+            table.check_free(user.id)
+            if user.id in seen:
+                raise ActionError("busy", gettext("You have a game in progress."))
+
+
+def _chosen(game: NewGame, default: TimeControl) -> TimeControl:
+    return default if game.time_control is OMITTED else game.time_control
+
+
+def _row(game: NewGame, default_clock: TimeControl) -> Game:
+    black, white = game.black, game.white
+    return Game(ruleset=game.ruleset, status=Status.WAITING, black_id=black.id,
+                white_id=white.id, rematch_of=game.rematch_of,
+                computer_level=black.computer_level or white.computer_level,
+                **_clock_columns(_chosen(game, default_clock)))
 
 
 def _clock_columns(time_control: TimeControl) -> dict[str, int | None]:
