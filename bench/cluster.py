@@ -60,6 +60,18 @@ def under_postgres(argv: list[str]) -> None:
     os.execv(str(WITH_POSTGRES), [str(WITH_POSTGRES), sys.executable, *argv])
 
 
+def bench_database(what: str, prefix: str) -> tuple[Path, PostgresDatabases, str]:
+    """A working directory and an empty PostgreSQL database of the bench's own, named apart
+    from a test session's (whose clean-up would otherwise drop them)."""
+    server_url = os.environ.get(SERVER_ENV)
+    if not server_url:
+        raise RuntimeError(f"{what} needs PostgreSQL: {SERVER_ENV} (run under .ci/with-postgres)")
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    databases = PostgresDatabases(
+        server_url, prefix=f"gobang_bench_{os.getpid()}_{secrets.token_hex(3)}")
+    return workdir, databases, databases.empty(workdir)
+
+
 class ClusterServer:
     """A cluster of `size` processes, shaped as bench/load.py's Server (kind "app")."""
 
@@ -67,14 +79,8 @@ class ClusterServer:
 
     def __init__(self, size: int, env: dict[str, str] | None = None,
                  worker_connections: int = 1024) -> None:
-        server_url = os.environ.get(SERVER_ENV)
-        if not server_url:
-            raise RuntimeError(f"several processes need PostgreSQL: {SERVER_ENV} "
-                               "(run under .ci/with-postgres)")
-        self.workdir = Path(tempfile.mkdtemp(prefix="gobang-bench-cluster-"))
-        self.databases = PostgresDatabases(
-            server_url, prefix=f"gobang_bench_{os.getpid()}_{secrets.token_hex(3)}")
-        self.database_url = self.databases.empty(self.workdir)
+        self.workdir, self.databases, self.database_url = bench_database(
+            "several processes", "gobang-bench-cluster-")
         self.redis = RedisServer(self.workdir)
         self.cluster = Cluster(self.workdir, self.database_url, self.redis, size,
                                {**BENCH_ENV, **(env or {})}, worker_connections)
@@ -152,14 +158,8 @@ class ProxiedServer:
     kind = "app"
 
     def __init__(self, make_server: Callable[[dict[str, str]], Any]) -> None:
-        server_url = os.environ.get(SERVER_ENV)
-        if not server_url:
-            raise RuntimeError(f"the baseline behind nginx needs PostgreSQL: {SERVER_ENV} "
-                               "(run under .ci/with-postgres)")
-        self.workdir = Path(tempfile.mkdtemp(prefix="gobang-bench-proxied-"))
-        self.databases = PostgresDatabases(
-            server_url, prefix=f"gobang_bench_{os.getpid()}_{secrets.token_hex(3)}")
-        self.database_url = self.databases.empty(self.workdir)
+        self.workdir, self.databases, self.database_url = bench_database(
+            "the baseline behind nginx", "gobang-bench-proxied-")
         self.server = make_server({"GOBANG_DATABASE_URL": self.database_url,
                                    "GOBANG_PROXY_FIX": "1"})
         self.nginx: Nginx | None = None
