@@ -238,3 +238,15 @@ def test_a_taken_player_who_has_a_game_does_not_wait_again(process):
     assert leader.queue_take_pair(1, 2)
     leader.put_game(9, object(), (1, 2))  # made, but the leader died before settling
     assert leader.queue_return_pending() == 0
+
+
+def test_a_process_sees_another_alive_only_within_a_lease_of_its_last_stamp(redis_server):
+    from gobang.services.cluster.directory import RedisDirectory
+
+    now = [1000.0]
+    one, two = (RedisDirectory(redis_server.client(), name, None, 3.0, lambda: now[0])
+                for name in ("p1", "p2"))
+    one.stamp()
+    assert (one.others_alive(), two.others_alive()) == (False, True)
+    now[0] += 3.5
+    assert two.others_alive() is False

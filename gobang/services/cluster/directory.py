@@ -24,6 +24,7 @@ class Directory(Protocol):
     def last_home(self, game_id: int) -> str | None: ...
     def forget(self, game_id: int) -> None: ...
     def settled(self) -> bool: ...
+    def others_alive(self) -> bool: ...
 
 
 class SoleDirectory:
@@ -49,6 +50,9 @@ class SoleDirectory:
 
     def settled(self) -> bool:
         return True
+
+    def others_alive(self) -> bool:
+        return False
 
 
 class RedisDirectory:
@@ -89,6 +93,12 @@ class RedisDirectory:
 
     def forget(self, game_id: int) -> None:
         self.client.hdel(HOMES, str(game_id))
+
+    def others_alive(self) -> bool:
+        """Whether another process showed a sign of life within the last lease."""
+        now = self.wall()
+        return any(name.decode() != self.me and now - float(at) < self.lease_seconds
+                   for name, at in self.client.hgetall(ALIVE).items())
 
     def settled(self) -> bool:
         """False for two leases after Redis started: every live process has renewed (so

@@ -68,8 +68,9 @@ class GameHomes:
         process that made it: the first of its players to join takes it on the process their
         connection reached, so games spread over the processes instead of all landing on the
         leader. Until then its lease is marked handed out, which the sweep leaves alone for
-        a few leases; nobody joining by then, the sweep adopts it (and its abort runs)."""
-        if not self.shared:
+        a few leases; nobody joining by then, the sweep adopts it (and its abort runs).
+        A process alone on Redis keeps it: it would only adopt it back."""
+        if not self.shared or not self.directory.others_alive():
             return
         self.leases.hand_over(game_lease(live.game_id), HANDED_OUT, 3 * self.sweep_seconds)
         self.table.let_go(live.game_id)
