@@ -298,7 +298,7 @@ def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: ra
         hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
-                                action_limiter, pools, cfg["MATCH_BATCH_GAMES"]),
+                                action_limiter, pools, _batch_games(cfg)),
         challenges=challenges, chat=chat, view=view, pools=pools, games=state.games,
         pairings=pairings,
     )
@@ -324,3 +324,10 @@ def install_services(app: Flask) -> Services:
 def services() -> Services:
     """The app's services, for views and commands (namespaces are handed theirs)."""
     return current_app.extensions[EXTENSION_KEY]
+
+
+def _batch_games(cfg: Any) -> int:
+    """With several processes, one game at a time: a leader killed between a batch's commit
+    and its players' entries in Redis left pairs the next leader paired again (a second game
+    for a player, tests/cluster/test_cluster_hall.py); one game's window is a single step."""
+    return 1 if cfg["REDIS_URL"] else cfg["MATCH_BATCH_GAMES"]
