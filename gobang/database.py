@@ -16,15 +16,19 @@ from gobang.extensions import db
 BUSY_TIMEOUT_MS = 5000
 
 
-def _tune_sqlite(busy_timeout_ms: int) -> Callable[[Any, Any], None]:
+def _tune_sqlite(busy_timeout_ms: int, checkpoint_pages: int) -> Callable[[Any, Any], None]:
     def tune(dbapi_connection, _record) -> None:
         # WAL lets readers run beside the one writer; the busy timeout makes a writer wait
-        # for a lock instead of failing at once.
+        # for a lock instead of failing at once. The commit that takes the log past
+        # `checkpoint_pages` copies it into the database and waits for the disk, on the event
+        # loop: a longer log means fewer such waits, and pages written many times over (the
+        # games' clocks, the last page of moves) are copied once per checkpoint.
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA wal_autocheckpoint={checkpoint_pages}")
         cursor.close()
 
     return tune
@@ -44,6 +48,13 @@ def _wrap_sqlite_connections(engine: Engine, wrapper: Callable[[Any, int], Any])
         return wrapper(dialect.loaded_dbapi.connect(*cargs, **cparams), BUSY_TIMEOUT_MS)
 
 
+def _checkpoint_pages(app: Flask) -> int:
+    pages = app.config["SQLITE_CHECKPOINT_PAGES"]
+    if pages < 1:  # 0 would turn checkpoints off: the log would grow for good
+        raise ValueError(f"SQLITE_CHECKPOINT_PAGES must be at least 1, not {pages}")
+    return pages
+
+
 def init_database(app: Flask) -> None:
     with app.app_context():
         engine: Engine = db.engine
@@ -51,7 +62,7 @@ def init_database(app: Flask) -> None:
             wrapper = app.config.get("SQLITE_CONNECTION_WRAPPER")
             if wrapper is not None:
                 _wrap_sqlite_connections(engine, wrapper)
-            event.listen(engine, "connect",
-                         _tune_sqlite(0 if wrapper is not None else BUSY_TIMEOUT_MS))
+            event.listen(engine, "connect", _tune_sqlite(
+                0 if wrapper is not None else BUSY_TIMEOUT_MS, _checkpoint_pages(app)))
         if app.config["AUTO_MIGRATE"]:
             upgrade()
