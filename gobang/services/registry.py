@@ -151,7 +151,7 @@ class Services:
         if leads:
             yield self.play.homes.sweep()
             yield from self.lobby.matchmaking.steps()
-        yield self.play.timekeeper.tick()
+        yield from self.play.timekeeper.endings()
         yield self.computer.tick()
         if leads:
             yield self.lobby.view.flush()

@@ -216,3 +216,15 @@ def test_forbidden_points_near_black_stones_are_all_of_them(seed):
             if forbidden_kind(game.board, *p) is not None}
     assert everywhere  # each seed's position has some, so the comparison means something
     assert near == everywhere
+
+
+def test_time_ends_games_one_at_a_time_so_the_ticker_can_yield_between_them(env, users, clock):
+    seated = [users(f"black_{n}", f"white_{n}") for n in range(3)]
+    games = [env.play.factory.create(black, white, "freestyle")[0] for black, white in seated]
+    clock.advance(env.play.timekeeper.abort_seconds)  # nobody sat down: all three abort
+    endings = env.play.timekeeper.endings()
+    first = next(endings)
+    assert events(first).count("game_over") == 1
+    assert sum(1 for live in games if live.status == "finished") == 1  # the others not yet
+    assert [events(batch).count("game_over") for batch in endings] == [1, 1]
+    assert all(db.session.get(Game, live.game_id).reason == "aborted" for live in games)
