@@ -156,7 +156,11 @@ class Engine:
         moves = moves[: max(self.level.width, 1) + 2]
         best = moves[0]
         table: dict[int, int] = {}
-        for depth in range(1, self.level.depth + 1):
+        # Only depths of the level's parity: the leaf score counts the side to move's
+        # points as its own, so an odd iteration overrates the last mover's attacks and a
+        # level cut short after one chose worse than the even depth below it (measured).
+        deepest = self.level.depth
+        for depth in range(deepest % 2 or 2, deepest + 1, 2):
             try:
                 best, score = self._root_iteration(pos, budget, moves, depth, table)
             except OutOfBudget:
