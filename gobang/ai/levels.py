@@ -34,7 +34,7 @@ LEVELS: dict[int, Level] = {
     5: Level(nodes=2000, seconds=0.8, depth=2, width=10, vcf=10, vct=0, defend=True, noise=0.0),
     6: Level(nodes=4000, seconds=1.2, depth=4, width=8, vcf=10, vct=0, defend=True, noise=0.0),
     7: Level(nodes=4500, seconds=2.0, depth=6, width=10, vcf=14, vct=0, defend=True, noise=0.0),
-    8: Level(nodes=8000, seconds=3.2, depth=6, width=10, vcf=16, vct=6, defend=True, noise=0.0),
+    8: Level(nodes=8000, seconds=3.2, depth=6, width=10, vcf=16, vct=4, defend=True, noise=0.0),
 }
 TOP_LEVEL = max(LEVELS)
 
