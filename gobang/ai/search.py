@@ -156,7 +156,11 @@ class Engine:
         moves = moves[: max(self.level.width, 1) + 2]
         best = moves[0]
         table: dict[int, int] = {}
-        for depth in range(1, self.level.depth + 1):
+        # Only depths of the level's parity: the leaf score counts the side to move's
+        # points as its own, so an odd depth overrates the last mover's attacks (a depth-5
+        # level scored 17-25 % against depth 4 on 2026-12-01, docs/engines.md).
+        deepest = self.level.depth
+        for depth in range(deepest % 2 or 2, deepest + 1, 2):
             try:
                 best, score = self._root_iteration(pos, budget, moves, depth, table)
             except OutOfBudget:

@@ -16,10 +16,10 @@ def settings(workers: int = 1, think: float = 8.0, per_worker: int = 25,
 
 
 @pytest.mark.parametrize(("workers", "think", "number", "games"), [
-    (1, 8.0, 8, 9),     # 0.9 s a move: 0.9 / 8.9 = 0.101 of a worker each
-    (1, 8.0, 7, 21),    # 0.4 / 8.4 = 0.048
-    (3, 8.0, 8, 29),
-    (1, 4.0, 8, 5),     # quicker players, fewer games: 0.9 / 4.9 = 0.184
+    (1, 8.0, 8, 12),    # 0.7 s a move: 0.7 / 8.7 = 0.080 of a worker each
+    (1, 8.0, 7, 17),    # 0.5 / 8.5 = 0.059
+    (3, 8.0, 8, 37),
+    (1, 4.0, 8, 6),     # quicker players, fewer games: 0.7 / 4.7 = 0.149
     (1, 8.0, 5, 25),    # cheap levels: the count cap (25 a worker) decides
     (2, 8.0, 1, 50),
     (1, 0.0, 8, 1),     # players answering at once: a game keeps a worker busy
@@ -38,5 +38,6 @@ def test_an_external_engine_counts_its_whole_turn_limit():
 
 def test_a_level_8_game_is_refused_where_a_level_1_game_still_fits():
     found = settings()
-    assert not admits([8] * 9, 8, found)
-    assert admits([8] * 9, 1, found)
+    in_play = [8] * 11 + [7]  # 11 x 0.080 + 0.059 = 0.944 of the one worker
+    assert not admits(in_play, 8, found)
+    assert admits(in_play, 1, found)
