@@ -30,11 +30,11 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gobang.ai import EngineAdapter, EngineMove, builtin_argv
-from gobang.ai.levels import TOP_LEVEL, level
+from gobang.ai.levels import TOP_LEVEL, Level, level
 from gobang.ai.position import Position
 from gobang.ai.search import Engine
 from gobang.rules import SIZE, Game
@@ -52,7 +52,8 @@ REPLY_DUE_SECONDS = 1.0
 # ...less what the ticker adds: it notices the turn and plays the answer on its ticks, each
 # up to an interval late, plus a little for the tick's own work and the emit.
 TICK_SLACK_SECONDS = 0.15
-# The cheap level: it searches nothing (docs/engines.md, levels 1-2: ~0.2 ms to choose).
+# The cheap level: level 2's pick by pattern score, without its search (docs/engines.md:
+# ~0.2 ms to choose), since it plays on the event loop.
 CHEAP_LEVEL = 2
 
 
@@ -359,6 +360,12 @@ def engine_adapter(argv: tuple[str, ...], fallback: Callable[[Game], tuple[int, 
     return EngineAdapter(niced, "freestyle", fallback, cwd=PROJECT_ROOT if builtin else None)
 
 
+def _unsearched(settings: Level) -> Level:
+    """A level that picks by pattern score alone: a search here would hold the event loop
+    (level 2's threat search took up to 38 ms a move)."""
+    return replace(settings, nodes=0, depth=0, vcf=0, vct=0, defend=False)
+
+
 class CheapMoves:
     """The cheap level, in this process. Choosing costs about 0.2 ms, but setting up the
     engine's view of a game costs about 0.4 ms a stone (12 ms at 30 stones on the
@@ -366,7 +373,8 @@ class CheapMoves:
     stones played since (`forget` drops those of games no longer in play)."""
 
     def __init__(self) -> None:
-        self._engines = {n: Engine(level(n), random.Random(n)) for n in range(1, CHEAP_LEVEL + 1)}
+        self._engines = {n: Engine(_unsearched(level(n)), random.Random(n))
+                         for n in range(1, CHEAP_LEVEL + 1)}
         self._positions: dict[int, Position] = {}
         self._lock = threading.Lock()
 
