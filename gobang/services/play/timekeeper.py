@@ -33,9 +33,10 @@ class Timekeeper:
         for live in self.table.all():
             with live.lock:
                 ending = self.due_ending(live, self.clock())
-                notices = self.finisher.finish(live, ending) if ending is not None else None
-            if notices is not None:
-                yield notices
+                if ending is None:
+                    continue
+                notices = self.finisher.finish(live, ending)
+            yield notices  # outside the game's lock: the ticker may yield the hub here
 
     def due_ending(self, live: LiveGame, now: float) -> Ending | None:
         if live.status == Status.FINISHED:
