@@ -227,6 +227,8 @@ async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
         results.put({"index": job.index, "ready": True})
         go = await loop.run_in_executor(None, commands.get)
         deadline[0] = go["deadline"]
+        if go.get("windows"):
+            pace.play_only_in([tuple(w) for w in go["windows"]])
         started[0] = True
         cpu_start = time.process_time()
         rng = random.Random(job.index)
@@ -379,21 +381,15 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
     """Seat `games` games over `workers` bench processes, play for `duration` seconds, and
     join what every process saw into one report. With `computer_games`, one more bench
     process plays that many games against the computer at `levels` meanwhile."""
-    context = mp.get_context("fork")
-    results: mp.Queue = context.Queue()
-    shares = [games // workers + (1 if i < games % workers else 0) for i in range(workers)]
+    shares = _shares(games, workers)
     jobs = [Job(server.kind, server.url, i, n, every, batch,
                 login_burst // workers if login_burst else 0, burst_at, drain)
             for i, n in enumerate(shares) if n]
     if computer_games:
         jobs.append(Job("computer", server.url, len(shares), computer_games,
                         drain=computer_drain, levels=levels))
-    commands = [context.Queue() for _ in jobs]
-    processes = [context.Process(target=_worker, args=(job, commands[i], results), daemon=True)
-                 for i, job in enumerate(jobs)]
     setup_start = time.monotonic()
-    for process in processes:
-        process.start()
+    results, commands, processes = _launch(jobs)
     try:
         _wait_all(results, len(jobs), "ready", timeout=600)
         setup_seconds = time.monotonic() - setup_start
@@ -411,12 +407,9 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
         reports = _wait_all(results, len(jobs), "result",
                             timeout=duration + max(drain, computer_drain) + 120)
     finally:
-        for process in processes:
-            process.join(timeout=30)
-            if process.is_alive():
-                process.kill()
+        _reap(processes)
     people = [r for r in reports if "computer" not in r["result"]]
-    report = _join(people, start, start + duration)
+    report = _join(people, [(start, start + duration)])
     report.update({
         "games": games, "players": games * 2, "duration_s": duration, "every_s": every,
         "bench_processes": len(jobs), "setup_s": round(setup_seconds, 1),
@@ -443,6 +436,108 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
     return report
 
 
+def _shares(games: int, workers: int) -> list[int]:
+    return [games // workers + (1 if i < games % workers else 0) for i in range(workers)]
+
+
+def _launch(jobs: list[Job]) -> tuple[mp.Queue, list[mp.Queue], list]:
+    """One bench process per job, started: their common result queue, a command queue each."""
+    context = mp.get_context("fork")
+    results: mp.Queue = context.Queue()
+    commands = [context.Queue() for _ in jobs]
+    processes = [context.Process(target=_worker, args=(job, commands[i], results), daemon=True)
+                 for i, job in enumerate(jobs)]
+    for process in processes:
+        process.start()
+    return results, commands, processes
+
+
+def _reap(processes: list) -> None:
+    for process in processes:
+        process.join(timeout=30)
+        if process.is_alive():
+            process.kill()
+
+
+# Between two turns, for the moves in flight at the end of one to arrive before the next.
+TURN_GAP_SECONDS = 0.3
+
+
+def run_in_turns(servers: list[Server], games: int, turn: float, rounds: int,
+                 workers: int) -> dict[str, dict[str, Any]]:
+    """Seat `games` closed-loop games on each server, then let the servers play in turns
+    of `turn` seconds, `rounds` turns each, in the order A B B A A B ..., every server's
+    games waiting while another's play. Two servers measured one after the other meet
+    different machines: here a fixed piece of Python work varies by half from one few
+    seconds to the next, so a ratio between them is only fair when both are measured in
+    the same minutes, turn by turn."""
+    fleets = []
+    try:
+        for server in servers:
+            jobs = [Job(server.kind, server.url, i, n) for i, n in
+                    enumerate(_shares(games, workers)) if n]
+            fleets.append((server, jobs, *_launch(jobs)))
+        for _server, jobs, results, _commands, _processes in fleets:
+            _wait_all(results, len(jobs), "ready", timeout=600)
+        slots = _turn_slots(len(servers), time.monotonic() + 1.0, turn, rounds)
+        windows = [[(a, b) for i, a, b in slots if i == n] for n in range(len(servers))]
+        for n, (_server, _jobs, _results, commands, _processes) in enumerate(fleets):
+            for queue in commands:
+                queue.put({"start": windows[n][0][0], "deadline": windows[n][-1][1],
+                           "windows": windows[n]})
+        cpu = _cpu_in_turns(servers, slots)
+        out = {}
+        for n, (server, jobs, results, _commands, _processes) in enumerate(fleets):
+            reports = _wait_all(results, len(jobs), "result", timeout=DRAIN_SECONDS + 120
+                                + windows[n][-1][1] - time.monotonic())
+            out[server.kind] = _turns_report(reports, windows[n], cpu[n], games)
+    finally:
+        for fleet in fleets:
+            _reap(fleet[4])
+    return out
+
+
+def _turn_slots(servers: int, start: float, turn: float,
+                rounds: int) -> list[tuple[int, float, float]]:
+    """(server, from, to) in play order; the order reverses every round so that neither
+    server always plays first."""
+    slots, moment = [], start
+    for number in range(rounds):
+        order = range(servers) if number % 2 == 0 else reversed(range(servers))
+        for server in order:
+            slots.append((server, moment, moment + turn))
+            moment += turn + TURN_GAP_SECONDS
+    return slots
+
+
+def _cpu_in_turns(servers: list[Server], slots: list[tuple[int, float, float]]) -> list[float]:
+    """Each server's CPU seconds over its own turns (each with the gap after it)."""
+    used = [0.0] * len(servers)
+    for server, begin, end in slots:
+        time.sleep(max(0.0, begin - time.monotonic()))
+        before = servers[server].cpu_seconds()
+        time.sleep(max(0.0, end + TURN_GAP_SECONDS - time.monotonic()))
+        used[server] += servers[server].cpu_seconds() - before
+    return used
+
+
+def _turns_report(reports: list[dict], windows: list[tuple[float, float]], cpu: float,
+                  games: int) -> dict[str, Any]:
+    report = _join(reports, windows)
+    sent = report.pop("_sent_times")
+    report.pop("_trips")
+    playing = sum(b - a for a, b in windows)
+    report.update({
+        "games": games, "players": games * 2, "turns": len(windows),
+        "turn_s": round(windows[0][1] - windows[0][0], 2), "duration_s": round(playing, 1),
+        "moves_per_s_by_turn": [round(sum(1 for t in sent if a <= t < b) / (b - a))
+                                for a, b in windows],
+        "server_cpu_pct": round(100 * cpu / (playing + TURN_GAP_SECONDS * len(windows)), 1),
+        "server_cpu_ms_per_move": round(1000 * cpu / max(1, report["moves_delivered"]), 3),
+    })
+    return report
+
+
 def _wait_all(results: mp.Queue, count: int, key: str, timeout: float) -> list[dict]:
     found: list[dict] = []
     deadline = time.monotonic() + timeout
@@ -458,7 +553,8 @@ def _wait_all(results: mp.Queue, count: int, key: str, timeout: float) -> list[d
     return found
 
 
-def _join(reports: list[dict], start: float, end: float) -> dict[str, Any]:
+def _join(reports: list[dict], windows: list[tuple[float, float]]) -> dict[str, Any]:
+    """Moves sent inside the windows (a run's one window, or a server's turns)."""
     sent: dict[tuple[int, int], float] = {}
     received: dict[tuple[int, int], float] = {}
     errors: list[str] = []
@@ -471,7 +567,7 @@ def _join(reports: list[dict], start: float, end: float) -> dict[str, Any]:
         errors += result["errors"]
         acks += result["acks"]
         finished += result["games_finished"]
-    in_window = [key for key, t in sent.items() if start <= t < end]
+    in_window = [key for key, t in sent.items() if any(a <= t < b for a, b in windows)]
     delivered = [key for key in in_window if key in received]
     trips = [(received[key] - sent[key]) * 1000 for key in delivered]
     lost = len(in_window) - len(delivered)
@@ -479,7 +575,7 @@ def _join(reports: list[dict], start: float, end: float) -> dict[str, Any]:
         "moves_sent": len(in_window),
         "moves_delivered": len(delivered),
         "moves_lost": lost,
-        "moves_per_s": round(len(delivered) / (end - start), 1),
+        "moves_per_s": round(len(delivered) / sum(b - a for a, b in windows), 1),
         "rtt_ms": {"p50": _ms(percentile(trips, 0.5)), "p99": _ms(percentile(trips, 0.99)),
                    "max": _ms(max(trips) if trips else None)},
         "ack_ms_p50": _ms(percentile([a * 1000 for a in acks], 0.5)),
@@ -586,6 +682,10 @@ def games_pair(args, games: int, duration: float, every: float, workers: int,
         if "cluster" in out and baseline in out and out[baseline]["rtt_ms"]["p50"] is not None:
             out[key] = {q: round(out["cluster"]["rtt_ms"][q] - out[baseline]["rtt_ms"][q], 2)
                         for q in ("p50", "p99")}
+    return _with_ratios(out)
+
+
+def _with_ratios(out: dict[str, Any]) -> dict[str, Any]:
     if "relay" in out and "app" in out and out["relay"]["moves_per_s"]:
         out["ratio_moves_per_s"] = round(out["app"]["moves_per_s"]
                                          / out["relay"]["moves_per_s"], 2)
@@ -593,6 +693,23 @@ def games_pair(args, games: int, duration: float, every: float, workers: int,
         if relay_p50:
             out["ratio_rtt_p50"] = round(out["app"]["rtt_ms"]["p50"] / relay_p50, 2)
     return out
+
+
+def games_in_turns(args, games: int, duration: float, workers: int) -> dict[str, Any]:
+    """The relay and Gobang both up, playing closed-loop games in turns (`run_in_turns`),
+    `duration` seconds of play each over `args.rounds` turns."""
+    env = {**FAST_HASH, **GAME_ENV}
+    servers = []
+    try:
+        for kind in ("relay", "app"):
+            servers.append(start_server(kind, args, env))
+        out = run_in_turns(servers, games, duration / args.rounds, args.rounds, workers)
+        for server in servers:
+            out[server.kind]["server_log_tracebacks"] = server.log().count("Traceback")
+    finally:
+        for server in servers:
+            server.stop()
+    return _with_ratios(out)
 
 
 def start_server(kind: str, args, env: dict[str, str]):
@@ -633,6 +750,8 @@ def scenario_single(args) -> dict[str, Any]:
 def scenario_throughput(args) -> dict[str, Any]:
     if clustered(args):
         args.kinds = ["cluster"]
+    elif args.rounds and not args.no_relay:
+        return games_in_turns(args, args.games or 100, args.duration or 20, args.workers or 1)
     return games_pair(args, args.games or 100, args.duration or 20, 0.0, args.workers or 1)
 
 
@@ -764,6 +883,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              "expected thinking per move in its capacity formula (default: "
                              "the server's own, 8)")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay baseline")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="throughput: the relay and Gobang take turns, this many each, "
+                             "sharing --duration (0: one whole run after the other)")
     parser.add_argument("--processes", type=int, default=1,
                         help="2 or more: a cluster (PostgreSQL, Redis, nginx; see "
                              "bench/cluster.py) for single, throughput, thousand, idle, "

@@ -118,15 +118,29 @@ class Recorder:
 
 class Pace:
     """When a player may move: at once (closed loop), or no sooner than `every` seconds after
-    its own previous move (an open, human-like pace)."""
+    its own previous move (an open, human-like pace); and, once `play_only_in` is given
+    windows, only inside them (two servers measured in turns within one run)."""
 
     def __init__(self, every: float = 0.0) -> None:
         self.every = every
+        self._windows: list[tuple[float, float]] = []
+
+    def play_only_in(self, windows: list[tuple[float, float]]) -> None:
+        """Moves wait for the next window; past the last one, the pace stops holding them
+        back (the run's own deadline ends the play)."""
+        self._windows = sorted(windows)
 
     def delay(self, last_move_at: float | None, now: float) -> float:
-        if not self.every or last_move_at is None:
-            return 0.0
-        return max(0.0, last_move_at + self.every - now)
+        due = now
+        if self.every and last_move_at is not None:
+            due = max(now, last_move_at + self.every)
+        return self._opening(due) - now
+
+    def _opening(self, due: float) -> float:
+        for start, end in self._windows:
+            if due < end:
+                return max(due, start)
+        return due
 
 
 # Opens a new room connection at a Socket.IO path (the `moved` answer's), connected.
