@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(config: type | Mapping[str, Any] | None = None) -> Flask:
     """Build the app. `config` is a settings class (used as is, as tests do), or None or a
     mapping of overrides on top of `config.Config`, instance/config.py and GOBANG_* variables."""
-    app = Flask(
+    from gobang.sockets.sessions import SocketAwareFlask
+
+    app = SocketAwareFlask(
         __name__,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),

@@ -1,9 +1,14 @@
-"""The Flask session for Socket.IO events, without decoding the cookie on every event."""
+"""The Flask request context of Socket.IO events, without the work Flask-SocketIO throws
+away: decoding the cookie, matching the URL and binding it to the URL map on every event."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Request
+from flask.ctx import RequestContext
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from werkzeug.routing import MapAdapter
 
 # Flask-SocketIO keeps each connection's session in its environ under this key, copied from
 # the cookie session once, at connect; for every later event it pushes a request context
@@ -17,6 +22,42 @@ class EventSessionInterface(SecureCookieSessionInterface):
     HTTP requests, and the connect event itself, open the session from the cookie as usual."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        if SOCKET_SESSION_KEY in request.environ:
+        if is_socket_event(request.environ):
             return self.session_class()
         return super().open_session(app, request)
+
+
+# Where a connection's URL adapter is kept for its later events.
+URL_ADAPTER_KEY = "gobang.url_adapter"
+
+
+def is_socket_event(environ: dict[str, Any]) -> bool:
+    """A Socket.IO event after the connect: Flask-SocketIO has saved the session copy."""
+    return SOCKET_SESSION_KEY in environ
+
+
+class EventRequestContext(RequestContext):
+    """Does not match the URL for a Socket.IO event. The Socket.IO path has no route, so
+    Flask would only raise and keep a NotFound that nothing reads: the exception and the
+    matching were about a twentieth of the server's time per move (docs/performance.md)."""
+
+    def match_request(self) -> None:
+        if not is_socket_event(self.request.environ):
+            super().match_request()
+
+
+class SocketAwareFlask(Flask):
+    """Flask with `EventRequestContext`, and one URL adapter per connection reused for every
+    event on it (the adapter only depends on the connection's environ, which is the same
+    dict for all of its events), so `url_for` still works in event handlers."""
+
+    def request_context(self, environ: dict[str, Any]) -> RequestContext:
+        return EventRequestContext(self, environ)
+
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
+        if request is None or not is_socket_event(request.environ):
+            return super().create_url_adapter(request)
+        adapter = request.environ.get(URL_ADAPTER_KEY)
+        if adapter is None:
+            adapter = request.environ[URL_ADAPTER_KEY] = super().create_url_adapter(request)
+        return adapter
