@@ -10,6 +10,7 @@ import pytest
 
 from bench import cluster as cluster_bench
 from bench import load
+from bench.players import Pace
 from tests.support.cluster import REQUIRE_ENV
 from tests.support.databases import SERVER_ENV
 
@@ -31,6 +32,35 @@ def test_single_game_bench_reports_sane_figures():
         assert 0 < rtt["p50"] <= rtt["p99"] <= rtt["max"] < 5000
         assert all(0 < mb < 2048 for mb in figures["server_rss_mb"])
     assert report["ratio_moves_per_s"] > 0
+
+
+def test_throughput_bench_plays_the_relay_and_gobang_in_turns():
+    report = load.main(["--scenario", "throughput", "--games", "4", "--duration", "2",
+                        "--rounds", "2", "--drain", "0.5"])
+
+    for kind in ("relay", "app"):
+        figures = report[kind]
+        assert figures["errors"] == 0, figures["error_samples"]
+        assert figures["server_log_tracebacks"] == 0
+        assert figures["moves_delivered"] == figures["moves_sent"] > 10
+        assert len(figures["moves_per_s_by_turn"]) == figures["turns"] == 2
+        assert all(rate > 0 for rate in figures["moves_per_s_by_turn"])
+        assert figures["server_cpu_ms_per_move"] > 0
+    assert report["ratio_moves_per_s"] > 0
+
+
+@pytest.mark.parametrize(("every", "last_move_at", "now", "delay"), [
+    (0.0, None, 9.0, 1.0),  # before the first window: wait for it
+    (0.0, None, 10.5, 0.0),  # inside a window: at once
+    (0.0, None, 11.2, 0.8),  # between windows: wait for the next
+    (0.0, None, 14.0, 0.0),  # after the last: the run's deadline decides
+    (1.0, 9.6, 10.4, 0.2),  # the pace's own wait, inside the window
+    (1.0, 10.4, 10.5, 1.5),  # the pace's own wait ends between windows
+])
+def test_a_pace_with_windows_holds_moves_until_the_next_one(every, last_move_at, now, delay):
+    pace = Pace(every)
+    pace.play_only_in([(12.0, 13.0), (10.0, 11.0)])
+    assert pace.delay(last_move_at, now) == pytest.approx(delay)
 
 
 def test_computer_bench_reports_the_computers_replies_beside_the_human_games():
