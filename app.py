@@ -209,6 +209,7 @@ def serve(server_app, host: str, port: int) -> None:
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     _calm_garbage_collector()
     _ping_on_timers()
+    _unmask_in_one_piece()
     closes = _collect_after_closes()
     # Behind a proxy every connection comes from it: the proxy caps instead (deploy/nginx/).
     # Load tests, with rate limits off, connect thousands of players from one address.
@@ -250,6 +251,18 @@ def _ping_on_timers() -> None:
                 sock.server.ping_interval, eventlet.spawn_n, send_ping, sock)
 
     Socket.schedule_ping = schedule_ping
+
+
+def _unmask_in_one_piece() -> None:
+    """eventlet unmasks every frame a client sends one byte at a time in Python (a
+    generator, a one-byte `bytes` and a join per byte): about 2 % of the server's CPU per
+    move under load (docs/performance.md). `gobang.frames.unmask` does the same XOR in one
+    piece."""
+    from eventlet.websocket import RFC6455WebSocket
+
+    from gobang.frames import unmask
+
+    RFC6455WebSocket._apply_mask = staticmethod(unmask)
 
 
 def _lean_protocol(protocol):

@@ -1,0 +1,48 @@
+"""Unmasking a client's WebSocket frame in one piece gives what eventlet's byte-by-byte
+unmasking gives, for every length, mask phase and buffer type it is called with."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+from gobang.frames import unmask
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # eventlet's deprecation notice
+    from eventlet.websocket import RFC6455WebSocket
+
+EVENTLETS = RFC6455WebSocket._apply_mask
+MASK = bytes([0x37, 0xFA, 0x21, 0x3D])
+
+
+@pytest.mark.parametrize(("data", "length", "offset"), [
+    (b"", None, 0),
+    (b"a", None, 0),
+    (b"Hello", None, 0),
+    (b"Hello", 3, 0),  # only the first `length` bytes
+    (b"Hello", None, 1),  # a frame's later chunk: the mask's cycle continues
+    (b"Hello", None, 6),
+    (bytes(range(256)), None, 3),
+    (bytearray(b"42/room,1[\"place_stone\"]"), None, 0),
+    (memoryview(b"42/room,1[\"place_stone\"]"), 10, 2),
+])
+def test_unmasking_matches_eventlets(data, length, offset):
+    assert unmask(data, MASK, length, offset) == EVENTLETS(data, MASK, length, offset)
+
+
+def test_unmasking_matches_eventlets_on_random_frames():
+    rng = random.Random(7)
+    for _ in range(500):
+        data = rng.randbytes(rng.randrange(300))
+        mask = rng.randbytes(4)
+        length = rng.choice([None, rng.randrange(len(data) + 1)])
+        offset = rng.randrange(8)
+        assert unmask(data, mask, length, offset) == EVENTLETS(data, mask, length, offset)
+
+
+def test_unmasking_twice_gives_the_frame_back():
+    frame = b'42/room,7["place_stone",{"game_id":3,"row":7,"col":7}]'
+    assert unmask(unmask(frame, MASK), MASK) == frame
