@@ -371,6 +371,9 @@ def scenario_matching(args) -> dict[str, Any]:
     total = args.players or 1000
     workers = args.workers or 2
     server = start_app(args, FAST_HASH)
+    # The control: the games on a server of their own, so that only the machine (the bench's
+    # clients and the crowd's server on the same cores) is shared with the burst.
+    apart = start_app(args, FAST_HASH) if args.games and args.games_apart else None
     in_play: dict[str, Any] = {}
     several: dict[str, Any] = {}
     try:
@@ -378,7 +381,7 @@ def scenario_matching(args) -> dict[str, Any]:
                                                       args.rate or 0.0)
         try:
             ready = _wait_all(results, len(commands), "registered", timeout=900)
-            games = _games_in_play(server, args.games, args.every or 1.0, in_play)
+            games = _games_in_play(apart or server, args.games, args.every or 1.0, in_play)
             time.sleep(3)  # the arrivals settle
             cpu_before = server.cpu_seconds()
             for queue in commands:
@@ -398,6 +401,10 @@ def scenario_matching(args) -> dict[str, Any]:
             several["processes"] = args.processes
     finally:
         server.stop()
+        if apart is not None:
+            apart.stop()
+    if apart is not None:
+        in_play["on_a_server_of_their_own"] = True
     sent = min(r["result"]["sent"] for r in reports)
     acked = [t for r in reports for t in r["result"]["acked"]]
     matched = [t for r in reports for t in r["result"]["matched_at"] if t is not None]

@@ -902,6 +902,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="idle: seconds the status changes go on")
     parser.add_argument("--churn-period", type=float, default=4.0,
                         help="idle: seconds between one changer's queueing and the next")
+    parser.add_argument("--games-apart", action="store_true",
+                        help="matching: the --games play on a second server of their own "
+                             "(the control: what the burst costs them through the machine "
+                             "alone)")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line")
     args = parser.parse_args(argv)
     if clustered(args) and argv is None:
