@@ -22,6 +22,8 @@ QUEUE = "gobang:queue"
 PAIRING = "gobang:pairing"
 PAIRING_AT = "gobang:pairing_at"
 USER_GAME = "gobang:user_game"
+# New games whose players are in USER_GAME before their commit (cluster/reservations.py).
+RESERVED = "gobang:reserved"
 
 # Whether the process `member` (an entry's part after the "|") still holds its lease.
 ALIVE = NOW_MS + """
@@ -118,19 +120,23 @@ redis.call('ZADD', KEYS[3], now, ARGV[1], now, ARGV[2])
 return 1
 """
 
-# KEYS: queue, pairing, pairing times, user_game. ARGV: age in ms. Back to the queue, whoever
-# was taken that long ago for a game that was never made (the leader died between taking them
-# and making it). A younger pair is being made into a game right now: left alone.
+# KEYS: queue, pairing, pairing times, user_game, reserved. ARGV: age in ms. Back to the
+# queue, whoever was taken that long ago for a game that was never made (the leader died
+# between taking them and making it). A younger pair is being made into a game right now, and
+# one whose game is reserved but not yet known to be committed or not waits for that: left.
 RETURN_PENDING = NOW_MS + """
 local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[1]))
 local back = 0
 for _, user in ipairs(stale) do
   local entry = redis.call('HGET', KEYS[2], user)
-  if entry and redis.call('HEXISTS', KEYS[4], user) == 0 then
-    back = back + redis.call('HSETNX', KEYS[1], user, entry)
+  local game = redis.call('HGET', KEYS[4], user)
+  if not (game and redis.call('HEXISTS', KEYS[5], game) == 1) then
+    if entry and not game then
+      back = back + redis.call('HSETNX', KEYS[1], user, entry)
+    end
+    redis.call('HDEL', KEYS[2], user)
+    redis.call('ZREM', KEYS[3], user)
   end
-  redis.call('HDEL', KEYS[2], user)
-  redis.call('ZREM', KEYS[3], user)
 end
 return back
 """
@@ -229,7 +235,8 @@ class RedisStore:
         game) go back to the queue, unless they have a game. Returns how many users went
         back. Not younger ones: another process may still be making their game (a leader
         whose lead just passed on, or a second matcher)."""
-        return int(self._run("return_pending", [QUEUE, PAIRING, PAIRING_AT, USER_GAME],
+        return int(self._run("return_pending",
+                             [QUEUE, PAIRING, PAIRING_AT, USER_GAME, RESERVED],
                              [int(self.processes.lease_ms)]))
 
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:

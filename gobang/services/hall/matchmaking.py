@@ -79,10 +79,10 @@ class Matchmaking:
                 event(log, "pairing_refused", black=pairing.black, white=pairing.white,
                       error=made.code)
                 notices += self._requeue_free(pairing)
+                # A game made settles its pair itself, with its commit (GameTable.confirm).
+                self.matcher.settle(pairing)
             else:
                 notices += made
-        for pairing in taken:
-            self.matcher.settle(pairing)
         return _matches_first(notices)
 
     def game_started(self, started: GameStarted) -> list[Notice]:

@@ -134,6 +134,8 @@ class GameHomes:
         self._swept_at = now
         if not self.directory.settled():
             return []
+        # New games a dead process reserved: those it committed are adopted just below.
+        self.table.settle_stale()
         notices: list[Notice] = []
         for game_id in self._unfinished():
             if self.table.get(game_id) is None and self.leases.holder(game_lease(game_id)) is None:
