@@ -49,6 +49,9 @@ class GameHomes:
         # Redis failed us since the last good tick: emits may have been lost meanwhile.
         self._outage = False
         self._adopting = KeyedLocks()
+        # Whether another process lives, as of the last keep-alive step: asked once per step,
+        # not for each of a crowd's new games.
+        self._others_alive: bool | None = None
 
     def locate(self, game_id: int) -> None:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
@@ -70,10 +73,15 @@ class GameHomes:
         leader. Until then its lease is marked handed out, which the sweep leaves alone for
         a few leases; nobody joining by then, the sweep adopts it (and its abort runs).
         A process alone on Redis keeps it: it would only adopt it back."""
-        if not self.shared or not self.directory.others_alive():
+        if not self.shared or not self._others():
             return
         self.leases.hand_over(game_lease(live.game_id), HANDED_OUT, 3 * self.sweep_seconds)
         self.table.let_go(live.game_id)
+
+    def _others(self) -> bool:
+        if self._others_alive is None:
+            self._others_alive = self.directory.others_alive()
+        return self._others_alive
 
     def reclaim(self) -> int:
         """At start-up: the games this process played before it stopped (the same
@@ -101,6 +109,7 @@ class GameHomes:
             return []
         try:
             self.directory.stamp()
+            self._others_alive = self.directory.others_alive()
             lost = self.leases.renew([game_lease(live.game_id) for live in self.table.all()])
             gone = [self._let_go(name) for name in lost if not self.leases.take(name)]
         except RedisError:
