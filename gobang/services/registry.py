@@ -36,7 +36,7 @@ from gobang.services.computer.engines import (
     parse_command,
     reply_seconds,
 )
-from gobang.services.events import Bus, GameAdopted, GameEnded, GameStarted, PlayerAway
+from gobang.services.events import Bus, GameAdopted, GameEnded, PlayerAway
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import CHAT_KEPT, HallChat
 from gobang.services.hall.hall import Hall
@@ -200,7 +200,6 @@ def build_services(app: Flask) -> Services:
                    limiter(*chat_window), actions, pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
                         play.maintenance, actions, rng, pools)
-    bus.subscribe(GameStarted, lobby.matchmaking.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     bus.subscribe(GameAdopted, lobby.pairings.game_adopted)

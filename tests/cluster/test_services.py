@@ -149,7 +149,7 @@ def test_handing_out_a_crowds_games_asks_who_else_lives_once_per_keep_alive_step
     games = []
     for black, white in zip(players[::2], players[1::2], strict=True):
         live, _notices = one.play.factory.create(black, white, "freestyle", announce=False)
-        one.play.homes.hand_out(live)
+        one.play.homes.hand_out([live])
         games.append(live.game_id)
     assert redis_calls(counter).get("cmdstat_hgetall", 0) == before
     assert [one.play.table.get(game_id) for game_id in games] == [None] * 3  # handed out

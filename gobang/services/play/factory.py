@@ -106,8 +106,11 @@ class GameFactory:
             self.table.release(kept)
             raise
         revoked = self._abort_revoked(lives, self.table.confirm(kept))
-        return {live.game_id: busy.get(live.game_id) or revoked.get(live.game_id)
-                or self._started(live, announce) for live in lives}
+        refused = {**busy, **revoked}
+        self.table.add_many([live for live in lives if live.game_id not in refused],
+                            reserved=True)
+        return {live.game_id: refused.get(live.game_id) or self._started(live, announce)
+                for live in lives}
 
     def _abort_revoked(self, lives: list[LiveGame], game_ids: list[int]) -> dict[int, Made]:
         """Committed after this process had stalled past its lease, by which time another had
@@ -133,7 +136,6 @@ class GameFactory:
         )
 
     def _started(self, live: LiveGame, announce: bool) -> tuple[LiveGame, list[Notice]]:
-        self.table.add(live)
         event(log, "game_created", game_id=live.game_id, black=live.black.user_id,
               white=live.white.user_id, ruleset=live.ruleset)
         return live, self.bus.publish(GameStarted(live.game_id, live.user_ids(), announce))

@@ -11,7 +11,7 @@ fence: a stale process can write neither a second move of a number nor a second 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from flask_babel import gettext
@@ -66,17 +66,19 @@ class GameHomes:
                 "The game is moving to another server; try again in a moment."))
         self._adopt(game_id)
 
-    def hand_out(self, live: LiveGame) -> None:
+    def hand_out(self, lives: Sequence[LiveGame]) -> None:
         """A new game made by the leader's matcher (or a challenge) is not kept by the
         process that made it: the first of its players to join takes it on the process their
         connection reached, so games spread over the processes instead of all landing on the
         leader. Until then its lease is marked handed out, which the sweep leaves alone for
         a few leases; nobody joining by then, the sweep adopts it (and its abort runs).
         A process alone on Redis keeps it: it would only adopt it back."""
-        if not self.shared or not self._others():
+        if not self.shared or not lives or not self._others():
             return
-        self.leases.hand_over(game_lease(live.game_id), HANDED_OUT, 3 * self.sweep_seconds)
-        self.table.let_go(live.game_id)
+        self.leases.hand_over([game_lease(live.game_id) for live in lives], HANDED_OUT,
+                              3 * self.sweep_seconds)
+        for live in lives:
+            self.table.let_go(live.game_id)
 
     def _others(self) -> bool:
         if self._others_alive is None:

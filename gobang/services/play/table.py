@@ -70,9 +70,15 @@ class GameTable:
         return sorted(committed)
 
     def add(self, live: LiveGame) -> None:
-        self.leases.take(game_lease(live.game_id))
-        self.directory.settle(live.game_id)
-        self.store.put_game(live.game_id, live, live.people_ids())
+        self.add_many([live])
+
+    def add_many(self, lives: Sequence[LiveGame], reserved: bool = False) -> None:
+        """Games into play here, a round trip for all (`reserved`: new games, whose players
+        are in them already)."""
+        self.leases.take_many([game_lease(live.game_id) for live in lives])
+        self.directory.settle([live.game_id for live in lives])
+        for live in lives:
+            self.store.put_game(live.game_id, live, live.people_ids(), mapped=reserved)
 
     def get(self, game_id: int) -> LiveGame | None:
         return self.store.get_game(game_id)
