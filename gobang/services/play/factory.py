@@ -74,15 +74,16 @@ class GameFactory:
         refusals = _refusals(games)
         planned = [(game, _row(game, self.default_clock)) for game, refused
                    in zip(games, refusals, strict=True) if refused is None]
-        made: dict[int, Made] = {}
+        made: list[Made] = []
         if planned:
             db.session.add_all([row for _game, row in planned])
             # The ids and the seats before the commit, which expires every loaded attribute:
             # read after it, each was a query again (three a game).
             db.session.flush()
             lives = [self._live(game, row) for game, row in planned]
-            made = self._commit(lives, [row for _game, row in planned], announce)
-        results = iter(made[row.id] for _game, row in planned)
+            by_id = self._commit(lives, [row for _game, row in planned], announce)
+            made = [by_id[live.game_id] for live in lives]
+        results = iter(made)
         return [refused if refused is not None else next(results) for refused in refusals]
 
     def _commit(self, lives: list[LiveGame], rows: list[Game],
