@@ -49,9 +49,10 @@ class GameHomes:
         # Redis failed us since the last good tick: emits may have been lost meanwhile.
         self._outage = False
         self._adopting = KeyedLocks()
-        # Whether another process lives, as of the last keep-alive step: asked once per step,
-        # not for each of a crowd's new games.
-        self._others_alive: bool | None = None
+        # Another process lived at the last keep-alive step: not asked again for each of a
+        # crowd's new games until the next step. Not remembered when none did: a process that
+        # just started must get games at once.
+        self._others_alive = False
 
     def locate(self, game_id: int) -> None:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
@@ -81,7 +82,7 @@ class GameHomes:
             self.table.let_go(live.game_id)
 
     def _others(self) -> bool:
-        if self._others_alive is None:
+        if not self._others_alive:
             self._others_alive = self.directory.others_alive()
         return self._others_alive
 
