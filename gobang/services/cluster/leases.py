@@ -50,6 +50,7 @@ class Leases(Protocol):
     def renew(self, names: Sequence[str]) -> list[str]: ...
     def release(self, name: str) -> None: ...
     def holder(self, name: str) -> str | None: ...
+    def holders(self, names: Sequence[str]) -> list[str | None]: ...
 
 
 class SoleLeases:
@@ -75,6 +76,9 @@ class SoleLeases:
 
     def holder(self, name: str) -> str | None:
         return self.me
+
+    def holders(self, names: Sequence[str]) -> list[str | None]:
+        return [self.me] * len(names)
 
 
 class RedisLeases:
@@ -123,3 +127,10 @@ class RedisLeases:
     def holder(self, name: str) -> str | None:
         value = self.client.get(PREFIX + name)
         return value.decode() if value is not None else None
+
+    def holders(self, names: Sequence[str]) -> list[str | None]:
+        """`holder` of each, in one round trip."""
+        if not names:
+            return []
+        return [value.decode() if value is not None else None
+                for value in self.client.mget([PREFIX + name for name in names])]

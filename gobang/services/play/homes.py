@@ -149,8 +149,11 @@ class GameHomes:
         # New games a dead process reserved: those it committed are adopted just below.
         self.table.settle_stale()
         notices: list[Notice] = []
-        for game_id in self._unfinished():
-            if self.table.get(game_id) is None and self.leases.holder(game_lease(game_id)) is None:
+        elsewhere = [game_id for game_id in self._unfinished() if self.table.get(game_id) is None]
+        # One read for all: a crowd's handed-out games were a round trip each, every sweep.
+        holders = self.leases.holders([game_lease(game_id) for game_id in elsewhere])
+        for game_id, holder in zip(elsewhere, holders, strict=True):
+            if holder is None:
                 live = self._adopt(game_id)
                 # Its process may have died before its players heard of it.
                 notices += self.bus.publish(GameAdopted(live)) if live else []
