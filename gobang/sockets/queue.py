@@ -29,6 +29,9 @@ class BatchingRedisManager(socketio.RedisManager):
 
     @contextmanager
     def batch(self) -> Iterator[None]:
+        if getattr(self._held, "messages", None) is not None:  # already batching: one batch
+            yield
+            return
         held: list[str] = []
         self._held.messages = held
         try:

@@ -41,3 +41,16 @@ def test_an_emit_outside_a_batch_is_sent_at_once(redis_server):
     server, _manager = sender(redis_server)
     server.emit("me", {"n": 1}, to="user:2", namespace="/hall")
     assert json.loads(listener.get_message(timeout=2)["data"])["event"] == "me"
+
+
+def test_a_batch_within_a_batch_is_part_of_it(redis_server):
+    listener = listening(redis_server)
+    server, manager = sender(redis_server)
+    with manager.batch():
+        server.emit("first", {}, to="user:1", namespace="/hall")
+        with manager.batch():
+            server.emit("second", {}, to="user:1", namespace="/hall")
+        server.emit("third", {}, to="user:1", namespace="/hall")
+        assert listener.get_message(timeout=0.3) is None
+    sent = [json.loads(listener.get_message(timeout=2)["data"])["event"] for _ in range(3)]
+    assert sent == ["first", "second", "third"]
