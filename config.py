@@ -69,7 +69,8 @@ class Config:
     MATCH_GAP_PER_SECOND: int = 50
     # Games the matcher makes in one transaction before the ticker may let others run: a
     # crowd's 500 games cost a commit each otherwise, and one batch holds the hub briefly.
-    # One process only: with REDIS_URL the leader makes one game at a time (registry.py).
+    # With REDIS_URL too: a batch's players are in their games in Redis before its commit
+    # (gobang/services/cluster/reservations.py).
     MATCH_BATCH_GAMES: int = 50
     # The hall view everyone shares: at most HALL_LIST_SIZE online players (highest score
     # first) and HALL_GAMES_SIZE live games (highest-rated first); what changed in it goes to

@@ -132,7 +132,10 @@ def _message_queue(url: str | None) -> dict[str, Any]:
     """Flask-SocketIO keeps the options of an earlier init_app (tests make many apps): a
     single process says outright that it has no queue manager."""
     if url:
-        return {"message_queue": url, "channel": "gobang-socketio"}
+        from gobang.sockets.queue import BatchingRedisManager
+
+        return {"message_queue": url,
+                "client_manager": BatchingRedisManager(url, channel="gobang-socketio")}
     return {"message_queue": None, "client_manager": None}
 
 

@@ -27,6 +27,7 @@ from gobang.services.cluster.hall_state import redis_hall_state
 from gobang.services.cluster.leader import Leadership
 from gobang.services.cluster.leases import Leases, RedisLeases, SoleLeases
 from gobang.services.cluster.redis_store import RedisStore
+from gobang.services.cluster.reservations import RedisReservations
 from gobang.services.computer.computer import Computer
 from gobang.services.computer.engines import (
     EnginePool,
@@ -35,7 +36,7 @@ from gobang.services.computer.engines import (
     parse_command,
     reply_seconds,
 )
-from gobang.services.events import Bus, GameAdopted, GameEnded, GameStarted, PlayerAway
+from gobang.services.events import Bus, GameAdopted, GameEnded, PlayerAway
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import CHAT_KEPT, HallChat
 from gobang.services.hall.hall import Hall
@@ -64,7 +65,7 @@ from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
 from gobang.services.pools import Pools
 from gobang.services.ratelimit import Limiter, RateLimiter, shared_limiter
-from gobang.services.store import LiveStore, MemoryStore
+from gobang.services.store import LiveStore, MemoryReservations, MemoryStore, Reservations
 from gobang.vocabulary import Namespace
 
 EXTENSION_KEY = "gobang"
@@ -115,13 +116,18 @@ class Stores:
     live: LiveStore
     # The hall's state, once the table of live games exists.
     hall: Callable[[GameTable], HallState]
+    # New games' players, in the live store before the games are committed.
+    reservations: Reservations
 
 
 def make_stores(cfg: Any, client: redis.Redis | None) -> Stores:
     if client is None:
-        return Stores(MemoryStore(), partial(memory_hall_state, chat_kept=CHAT_KEPT))
+        memory = MemoryStore()
+        return Stores(memory, partial(memory_hall_state, chat_kept=CHAT_KEPT),
+                      MemoryReservations(memory))
     store = RedisStore(client, cfg["PROCESS_NAME"], cfg["LEASE_SECONDS"])
-    return Stores(store, partial(redis_hall_state, store, chat_kept=CHAT_KEPT))
+    return Stores(store, partial(redis_hall_state, store, chat_kept=CHAT_KEPT),
+                  RedisReservations(client, store.processes))
 
 
 @dataclass(frozen=True)
@@ -187,14 +193,13 @@ def build_services(app: Flask) -> Services:
     pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
                                 cfg["CLOCK_INCREMENT_SECONDS"])
     engines = EnginePool(engine_settings(cfg), clock)
-    play = _play(app, store, clock, bus, metrics, limiter, pools, engines.settings.capacity,
+    play = _play(app, stores, clock, bus, metrics, limiter, pools, engines.settings.capacity,
                  leases, directory)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
     lobby = _lobby(app, store, stores.hall(play.table), clock, rng, play,
                    limiter(*chat_window), actions, pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
                         play.maintenance, actions, rng, pools)
-    bus.subscribe(GameStarted, lobby.matchmaking.game_started)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     bus.subscribe(GameAdopted, lobby.pairings.game_adopted)
@@ -245,13 +250,13 @@ def engine_settings(cfg: Any) -> EngineSettings:
     )
 
 
-def _play(app: Flask, store: LiveStore, clock: Clock, bus: Bus, metrics: Metrics,
+def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
           limiter: Callable[[int, float], RateLimiter], pools: Pools,
           computer_capacity: int, leases: Leases, directory: Directory) -> Play:
     cfg = app.config
     negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
-    table = GameTable(store, clock, leases, directory)
+    table = GameTable(stores.live, clock, leases, directory, stores.reservations)
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(
@@ -298,7 +303,7 @@ def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: ra
         hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
-                                action_limiter, pools, _batch_games(cfg)),
+                                action_limiter, pools, cfg["MATCH_BATCH_GAMES"]),
         challenges=challenges, chat=chat, view=view, pools=pools, games=state.games,
         pairings=pairings,
     )
@@ -325,9 +330,3 @@ def services() -> Services:
     """The app's services, for views and commands (namespaces are handed theirs)."""
     return current_app.extensions[EXTENSION_KEY]
 
-
-def _batch_games(cfg: Any) -> int:
-    """With several processes, one game at a time: a leader killed between a batch's commit
-    and its players' entries in Redis left pairs the next leader paired again (a second game
-    for a player, tests/cluster/test_cluster_hall.py); one game's window is a single step."""
-    return 1 if cfg["REDIS_URL"] else cfg["MATCH_BATCH_GAMES"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -43,15 +43,28 @@ class LiveStore(Protocol):
     def queue_entries(self) -> list[QueueEntry]: ...
     def queue_entry(self, user_id: int) -> QueueEntry | None: ...
     def queue_take_pair(self, first: int, second: int) -> bool: ...
+    def queue_take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]: ...
     def queue_settle(self, first: int, second: int) -> None: ...
     def queue_return_pending(self) -> int: ...
-    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None: ...
+    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...],
+                 mapped: bool = False) -> None: ...
     def get_game(self, game_id: int) -> Any | None: ...
     def drop_game(self, game_id: int) -> None: ...
     def forget_game(self, game_id: int) -> None: ...
     def games(self) -> list[Any]: ...
     def game_of_user(self, user_id: int) -> int | None: ...
     def heartbeat(self) -> None: ...
+
+
+class Reservations(Protocol):
+    """New games' players in the user -> game map before their commit (several processes:
+    gobang/services/cluster/reservations.py, which says why)."""
+
+    def reserve(self, games: Sequence[tuple[int, tuple[int, ...]]]) -> dict[int, int]: ...
+    def confirm(self, game_ids: Sequence[int]) -> list[int]: ...
+    def release(self, game_ids: Sequence[int]) -> list[int]: ...
+    def stale(self) -> list[int]: ...
+    def forget_entry(self, user_id: int, game_id: int) -> bool: ...
 
 
 class LocalGames:
@@ -157,13 +170,17 @@ class MemoryStore:
             del self._queue[first], self._queue[second]
             return True
 
+    def queue_take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]:
+        return [self.queue_take_pair(first, second) for first, second in pairs]
+
     def queue_settle(self, first: int, second: int) -> None:
         """Nothing kept aside: one process dies with its whole queue."""
 
     def queue_return_pending(self) -> int:
         return 0
 
-    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
+    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...],
+                 mapped: bool = False) -> None:
         self._games.put(game_id, game, user_ids)
         with self._lock:
             for user_id in user_ids:
@@ -194,6 +211,47 @@ class MemoryStore:
 
     def heartbeat(self) -> None:
         """Nothing to renew: this process is the only one, alive while it runs."""
+
+    def claim_players(self, game_id: int, user_ids: tuple[int, ...]) -> int | None:
+        """The users into the map for this game and out of the queue, or, if one of them has
+        a game already, nobody and that game."""
+        with self._lock:
+            for user_id in user_ids:
+                if user_id in self._user_game:
+                    return self._user_game[user_id]
+            for user_id in user_ids:
+                self._user_game[user_id] = game_id
+                self._queue.pop(user_id, None)
+            return None
+
+
+class MemoryReservations:
+    """One process: nothing outlives it to settle, so a reservation is the map's entries."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+
+    def reserve(self, games: Sequence[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
+        refused = {}
+        for game_id, user_ids in games:
+            busy = self.store.claim_players(game_id, user_ids)
+            if busy is not None:
+                refused[game_id] = busy
+        return refused
+
+    def confirm(self, game_ids: Sequence[int]) -> list[int]:
+        return []
+
+    def release(self, game_ids: Sequence[int]) -> list[int]:
+        for game_id in game_ids:
+            self.store.drop_game(game_id)
+        return list(game_ids)
+
+    def stale(self) -> list[int]:
+        return []
+
+    def forget_entry(self, user_id: int, game_id: int) -> bool:
+        return False
 
 
 K = TypeVar("K")

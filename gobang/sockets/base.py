@@ -30,6 +30,7 @@ from gobang.services.notices import (
 )
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore
+from gobang.sockets.queue import batched
 from gobang.vocabulary import Namespace as Ns
 
 log = logging.getLogger("gobang.sockets")
@@ -65,16 +66,21 @@ class Publisher:
         self.store = store
 
     def __call__(self, notices: Iterable[Notice]) -> None:
-        for notice in notices:
-            if notice.target == DISCONNECT_USER:
-                self._disconnect_user(notice)
-                continue
-            # A game's room is all on the process that plays it (several processes: every
-            # room connection of a game is sent to its owner), so its events skip Redis.
-            local = notice.target in _LOCAL
-            for namespace, room_of in _ROUTES[notice.target]:
-                socketio.emit(notice.event, notice.payload, namespace=namespace,
-                              to=room_of(notice.key), ignore_queue=local)
+        # Several processes: what goes through Redis goes in one round trip (sockets/queue.py).
+        with batched(socketio.server):
+            for notice in notices:
+                self._send(notice)
+
+    def _send(self, notice: Notice) -> None:
+        if notice.target == DISCONNECT_USER:
+            self._disconnect_user(notice)
+            return
+        # A game's room is all on the process that plays it (several processes: every room
+        # connection of a game is sent to its owner), so its events skip Redis.
+        local = notice.target in _LOCAL
+        for namespace, room_of in _ROUTES[notice.target]:
+            socketio.emit(notice.event, notice.payload, namespace=namespace,
+                          to=room_of(notice.key), ignore_queue=local)
 
     def _disconnect_user(self, notice: Notice) -> None:
         """Tell each of the user's live connections why, then close it (a ban, from the host)."""

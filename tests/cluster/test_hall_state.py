@@ -15,6 +15,7 @@ from gobang.services.cluster.hall_state import HALL_PLAYERS, redis_hall_state
 from gobang.services.cluster.leases import RedisLeases
 from gobang.services.cluster.processes import PROCESSES
 from gobang.services.cluster.redis_store import RedisStore
+from gobang.services.cluster.reservations import RedisReservations
 from gobang.services.hall.state import Challenge, HallState
 from gobang.services.play.live import LiveGame, Seat
 from gobang.services.play.table import GameTable
@@ -41,7 +42,8 @@ def process(redis_server) -> Callable[..., Process]:
     def start(name: str, lease_seconds: float = LONG) -> Process:
         store = RedisStore(redis_server.client(), name, lease_seconds)
         table = GameTable(store, lambda: 0.0, RedisLeases(redis_server.client(), name, LONG),
-                          SoleDirectory())
+                          SoleDirectory(), RedisReservations(redis_server.client(),
+                                                             store.processes))
         return Process(store, table, redis_hall_state(store, table, CHAT_KEPT))
 
     return start

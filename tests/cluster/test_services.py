@@ -136,3 +136,38 @@ def test_a_move_on_the_process_that_plays_its_game_asks_redis_nothing(two_proces
         notices = one.play.moves.place_stone(live.game_id, player.id, row, col)
         assert [n.event for n in notices] == ["stone_placed"]
     assert redis_calls(counter) == before
+
+
+def test_handing_out_a_crowds_games_asks_who_else_lives_once_per_keep_alive_step(
+        two_processes, redis_server):
+    one, two = two_processes
+    players = register(one, *(f"crowd{i}" for i in range(6)))
+    two.play.homes.keep()  # the other process's sign of life
+    one.play.homes.keep()
+    counter = redis_server.client()
+    before = redis_calls(counter).get("cmdstat_hgetall", 0)
+    games = []
+    for black, white in zip(players[::2], players[1::2], strict=True):
+        live, _notices = one.play.factory.create(black, white, "freestyle", announce=False)
+        one.play.homes.hand_out([live])
+        games.append(live.game_id)
+    assert redis_calls(counter).get("cmdstat_hgetall", 0) == before
+    assert [one.play.table.get(game_id) for game_id in games] == [None] * 3  # handed out
+
+
+def test_the_sweep_reads_the_leases_of_the_games_played_elsewhere_in_one_round_trip(
+        two_processes, redis_server):
+    one, two = two_processes
+    players = register(one, *(f"swept{i}" for i in range(6)))
+    two.play.homes.keep()
+    one.play.homes.keep()
+    for black, white in zip(players[::2], players[1::2], strict=True):
+        live, _notices = one.play.factory.create(black, white, "freestyle", announce=False)
+        one.play.homes.hand_out([live])
+    assert wait_until(one.play.homes.directory.settled, timeout=10)
+    counter = redis_server.client()
+    before = redis_calls(counter)
+    assert one.play.homes.sweep() == []  # handed out: nobody's to adopt yet
+    after = redis_calls(counter)
+    assert after.get("cmdstat_get", 0) == before.get("cmdstat_get", 0)
+    assert after["cmdstat_mget"] == before.get("cmdstat_mget", 0) + 1

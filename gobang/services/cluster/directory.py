@@ -5,7 +5,7 @@ process is charged thinking time up to then, not the downtime)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -20,7 +20,7 @@ class Directory(Protocol):
     def stamp(self) -> None: ...
     def path_of(self, process: str) -> str | None: ...
     def alive_at(self, process: str) -> datetime | None: ...
-    def settle(self, game_id: int) -> None: ...
+    def settle(self, game_ids: Sequence[int]) -> None: ...
     def last_home(self, game_id: int) -> str | None: ...
     def forget(self, game_id: int) -> None: ...
     def settled(self) -> bool: ...
@@ -39,7 +39,7 @@ class SoleDirectory:
     def alive_at(self, process: str) -> datetime | None:
         return None
 
-    def settle(self, game_id: int) -> None:
+    def settle(self, game_ids: Sequence[int]) -> None:
         return None
 
     def last_home(self, game_id: int) -> str | None:
@@ -82,10 +82,11 @@ class RedisDirectory:
         # Naive UTC, as the database's timestamps are.
         return datetime.fromtimestamp(float(value), UTC).replace(tzinfo=None)
 
-    def settle(self, game_id: int) -> None:
-        """This process plays the game now: remembered after its lease is gone, so that
-        whoever adopts it knows whose last sign of life to charge the clock to."""
-        self.client.hset(HOMES, str(game_id), self.me)
+    def settle(self, game_ids: Sequence[int]) -> None:
+        """This process plays the games now: remembered after their leases are gone, so that
+        whoever adopts one knows whose last sign of life to charge the clock to."""
+        if game_ids:
+            self.client.hset(HOMES, mapping={str(game_id): self.me for game_id in game_ids})
 
     def last_home(self, game_id: int) -> str | None:
         value = self.client.hget(HOMES, str(game_id))

@@ -9,7 +9,7 @@ so that two processes never both win.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import redis
@@ -22,6 +22,8 @@ QUEUE = "gobang:queue"
 PAIRING = "gobang:pairing"
 PAIRING_AT = "gobang:pairing_at"
 USER_GAME = "gobang:user_game"
+# New games whose players are in USER_GAME before their commit (cluster/reservations.py).
+RESERVED = "gobang:reserved"
 
 # Whether the process `member` (an entry's part after the "|") still holds its lease.
 ALIVE = NOW_MS + """
@@ -105,32 +107,43 @@ if entry then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return entry
 """
 
-# KEYS: queue, pairing, pairing times. ARGV: two users. Both out of the queue, or neither;
-# kept aside in `pairing`, with when, until their game is made (queue_settle).
-TAKE_PAIR = NOW_MS + """
-if ARGV[1] == ARGV[2] then return 0 end
-local first = redis.call('HGET', KEYS[1], ARGV[1])
-local second = redis.call('HGET', KEYS[1], ARGV[2])
-if not first or not second then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], first, ARGV[2], second)
-redis.call('ZADD', KEYS[3], now, ARGV[1], now, ARGV[2])
-return 1
+# KEYS: queue, pairing, pairing times. ARGV: pairs of users. Of each pair both out of the
+# queue, or neither; kept aside in `pairing`, with when, until their game is made (a game's
+# reservation is confirmed, or queue_settle). Returns 1 or 0 for each pair.
+TAKE_PAIRS = NOW_MS + """
+local taken = {}
+for i = 1, #ARGV, 2 do
+  local first = redis.call('HGET', KEYS[1], ARGV[i])
+  local second = redis.call('HGET', KEYS[1], ARGV[i + 1])
+  if ARGV[i] ~= ARGV[i + 1] and first and second then
+    redis.call('HDEL', KEYS[1], ARGV[i], ARGV[i + 1])
+    redis.call('HSET', KEYS[2], ARGV[i], first, ARGV[i + 1], second)
+    redis.call('ZADD', KEYS[3], now, ARGV[i], now, ARGV[i + 1])
+    taken[#taken + 1] = 1
+  else
+    taken[#taken + 1] = 0
+  end
+end
+return taken
 """
 
-# KEYS: queue, pairing, pairing times, user_game. ARGV: age in ms. Back to the queue, whoever
-# was taken that long ago for a game that was never made (the leader died between taking them
-# and making it). A younger pair is being made into a game right now: left alone.
+# KEYS: queue, pairing, pairing times, user_game, reserved. ARGV: age in ms. Back to the
+# queue, whoever was taken that long ago for a game that was never made (the leader died
+# between taking them and making it). A younger pair is being made into a game right now, and
+# one whose game is reserved but not yet known to be committed or not waits for that: left.
 RETURN_PENDING = NOW_MS + """
 local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[1]))
 local back = 0
 for _, user in ipairs(stale) do
   local entry = redis.call('HGET', KEYS[2], user)
-  if entry and redis.call('HEXISTS', KEYS[4], user) == 0 then
-    back = back + redis.call('HSETNX', KEYS[1], user, entry)
+  local game = redis.call('HGET', KEYS[4], user)
+  if not (game and redis.call('HEXISTS', KEYS[5], game) == 1) then
+    if entry and not game then
+      back = back + redis.call('HSETNX', KEYS[1], user, entry)
+    end
+    redis.call('HDEL', KEYS[2], user)
+    redis.call('ZREM', KEYS[3], user)
   end
-  redis.call('HDEL', KEYS[2], user)
-  redis.call('ZREM', KEYS[3], user)
 end
 return back
 """
@@ -152,7 +165,7 @@ class RedisStore:
         scripts = {"claim": CLAIM, "release": RELEASE, "connection": CONNECTION,
                    "connected": CONNECTED, "connected_among": CONNECTED_AMONG,
                    "forget": FORGET, "take": TAKE,
-                   "take_pair": TAKE_PAIR, "drop_game": DROP_GAME,
+                   "take_pairs": TAKE_PAIRS, "drop_game": DROP_GAME,
                    "return_pending": RETURN_PENDING}
         self._scripts = {name: client.register_script(body) for name, body in scripts.items()}
         # The games this process owns, and their people (to drop their entries).
@@ -214,9 +227,16 @@ class RedisStore:
         return _load(found) if found else None
 
     def queue_take_pair(self, first: int, second: int) -> bool:
-        """Take both users out of the queue, or neither, atomically across processes; they
-        are kept aside until `queue_settle` (their game is made)."""
-        return bool(self._run("take_pair", [QUEUE, PAIRING, PAIRING_AT], [first, second]))
+        return self.queue_take_pairs([(first, second)])[0]
+
+    def queue_take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]:
+        """Of each pair both users out of the queue, or neither, atomically across processes,
+        for a batch in one round trip; they are kept aside until their game is made."""
+        if not pairs:
+            return []
+        found = self._run("take_pairs", [QUEUE, PAIRING, PAIRING_AT],
+                          [user for pair in pairs for user in pair])
+        return [bool(taken) for taken in found]
 
     def queue_settle(self, first: int, second: int) -> None:
         with self.client.pipeline() as settle:
@@ -229,12 +249,15 @@ class RedisStore:
         game) go back to the queue, unless they have a game. Returns how many users went
         back. Not younger ones: another process may still be making their game (a leader
         whose lead just passed on, or a second matcher)."""
-        return int(self._run("return_pending", [QUEUE, PAIRING, PAIRING_AT, USER_GAME],
+        return int(self._run("return_pending",
+                             [QUEUE, PAIRING, PAIRING_AT, USER_GAME, RESERVED],
                              [int(self.processes.lease_ms)]))
 
-    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...]) -> None:
+    def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...],
+                 mapped: bool = False) -> None:
+        """`mapped`: the users' entries already name the game (a new game's reservation)."""
         self._games.put(game_id, game, user_ids)
-        if user_ids:
+        if user_ids and not mapped:
             self.client.hset(USER_GAME, mapping={str(u): game_id for u in user_ids})
 
     def get_game(self, game_id: int) -> Any | None:

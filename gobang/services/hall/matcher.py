@@ -66,8 +66,8 @@ class Matcher:
         return self.gap_start + self.gap_per_second * max(0.0, waited)
 
     def tick(self) -> tuple[list[Pairing], list[int]]:
-        """Who can be paired now. Returns the pairings, each to be taken (`take`) just
-        before its game is made, and the users dropped because their connection is gone.
+        """Who can be paired now. Returns the pairings, to be taken (`take`) just
+        before their games are made, and the users dropped because their connection is gone.
         Pairs a former leader took and never made a game of wait again first."""
         self.store.queue_return_pending()
         entries = self.store.queue_entries()
@@ -83,10 +83,12 @@ class Matcher:
             pairings += self._pair_pool(entries)
         return pairings, dropped
 
-    def take(self, pairing: Pairing) -> bool:
-        """Only a pair still both queued stands: no one is ever paired twice, whichever
-        process pairs them and whatever changed since the queue was read."""
-        return self.store.queue_take_pair(pairing.black, pairing.white)
+    def take(self, pairings: list[Pairing]) -> list[Pairing]:
+        """Those of the pairings whose players are both still queued, taken: no one is ever
+        paired twice, whichever process pairs them and whatever changed since the queue was
+        read."""
+        taken = self.store.queue_take_pairs([(p.black, p.white) for p in pairings])
+        return [pairing for pairing, ok in zip(pairings, taken, strict=True) if ok]
 
     def settle(self, pairing: Pairing) -> None:
         """Their game is made (or refused): the pair is no longer kept aside."""

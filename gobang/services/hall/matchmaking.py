@@ -9,7 +9,6 @@ from typing import Any
 from gobang.extensions import db
 from gobang.logs import event
 from gobang.models import User
-from gobang.services.events import GameStarted
 from gobang.services.hall.challenges import Challenges, check_action_rate
 from gobang.services.hall.matcher import Matcher, Pairing
 from gobang.services.hall.pairings import Pairings
@@ -68,7 +67,7 @@ class Matchmaking:
         (a rematch) is skipped: one live game per player."""
         pairings, _dropped = self.matcher.tick()
         for start in range(0, len(pairings), self.batch_games):
-            taken = [p for p in pairings[start:start + self.batch_games] if self.matcher.take(p)]
+            taken = self.matcher.take(pairings[start:start + self.batch_games])
             if taken:
                 yield self._start(taken)
 
@@ -79,17 +78,11 @@ class Matchmaking:
                 event(log, "pairing_refused", black=pairing.black, white=pairing.white,
                       error=made.code)
                 notices += self._requeue_free(pairing)
+                # A game made settles its pair itself, with its commit (GameTable.confirm).
+                self.matcher.settle(pairing)
             else:
                 notices += made
-        for pairing in taken:
-            self.matcher.settle(pairing)
         return _matches_first(notices)
-
-    def game_started(self, started: GameStarted) -> list[Notice]:
-        """A player whose game started by another path (a rematch) leaves the queue."""
-        for user_id in started.user_ids:
-            self.matcher.cancel(user_id)
-        return []
 
     def _requeue_free(self, pairing: Pairing) -> list[Notice]:
         """The partner of a busy player goes back to the queue's end (rare: see `run`)."""

@@ -43,26 +43,27 @@ class Pairings:
         pairing's notices (`match_found` for both) or its refusal, in its place."""
         users = _users({user_id for p in pairings for user_id in (p.black, p.white)})
         known = [p for p in pairings if p.black in users and p.white in users]
-        made = iter(self.factory.create_many(
+        made = self.factory.create_many(
             [NewGame(users[p.black], users[p.white], p.ruleset, p.clock) for p in known],
-            announce))
-        return [self._announced(next(made)) if p.black in users and p.white in users
-                else _gone() for p in pairings]
-
-    def _announced(self, made: Made) -> list[Notice] | ActionError:
-        if isinstance(made, ActionError):
-            return made
-        live, notices = made
-        event(log, "matched", game_id=live.game_id, black=live.black.user_id,
-              white=live.white.user_id)
-        found = _found(live)
-        self.homes.hand_out(live)
-        return notices + found
+            announce)
+        self.homes.hand_out([m[0] for m in made if not isinstance(m, ActionError)])
+        announced = iter(map(_announced, made))
+        return [next(announced) if p.black in users and p.white in users else _gone()
+                for p in pairings]
 
     def game_adopted(self, adopted: GameAdopted) -> list[Notice]:
         """The process that made a game may have died before its players heard of it."""
         live: LiveGame = adopted.live
         return _found(live) if live.status == Status.WAITING else []
+
+
+def _announced(made: Made) -> list[Notice] | ActionError:
+    if isinstance(made, ActionError):
+        return made
+    live, notices = made
+    event(log, "matched", game_id=live.game_id, black=live.black.user_id,
+          white=live.white.user_id)
+    return notices + _found(live)
 
 
 def _users(ids: set[int]) -> dict[int, User]:

@@ -20,10 +20,10 @@ from gobang.services.events import Bus, GameStarted
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import Clocks, LiveGame, Seat
-from gobang.services.play.results import Ending
+from gobang.services.play.results import Ending, save_result
 from gobang.services.play.table import GameTable
 from gobang.services.pools import OMITTED, Omitted, TimeControl
-from gobang.vocabulary import BLACK, RULESETS, WHITE, Status
+from gobang.vocabulary import BLACK, RULESETS, WHITE, Reason, Status
 
 log = logging.getLogger("gobang.games")
 
@@ -71,20 +71,61 @@ class GameFactory:
         commit each was most of a crowd's pairing. Each game's result is in its place: the
         game and its notices, or the refusal (a player busy, an unknown ruleset) of that
         game alone."""
-        refusals = _refusals(games, self.table)
+        refusals = _refusals(games)
         planned = [(game, _row(game, self.default_clock)) for game, refused
                    in zip(games, refusals, strict=True) if refused is None]
-        lives: list[LiveGame] = []
+        made: list[Made] = []
         if planned:
             db.session.add_all([row for _game, row in planned])
             # The ids and the seats before the commit, which expires every loaded attribute:
             # read after it, each was a query again (three a game).
             db.session.flush()
             lives = [self._live(game, row) for game, row in planned]
+            by_id = self._commit(lives, [row for _game, row in planned], announce)
+            made = [by_id[live.game_id] for live in lives]
+        results = iter(made)
+        return [refused if refused is not None else next(results) for refused in refusals]
+
+    def _commit(self, lives: list[LiveGame], rows: list[Game],
+                announce: bool) -> dict[int, Made]:
+        """The players are in their games in the live store before the commit, never after
+        (several processes: cluster/reservations.py says why); a player busy by now refuses
+        that game alone. Each game by id: started, or why not."""
+        try:
+            busy = self.table.reserve(lives)
+        except Exception:
+            db.session.rollback()
+            raise
+        for row in rows:
+            if row.id in busy:
+                db.session.delete(row)
+        kept = [live.game_id for live in lives if live.game_id not in busy]
+        try:
             db.session.commit()
-        made = iter(lives)
-        return [refused if refused is not None else self._started(next(made), announce)
-                for refused in refusals]
+        except Exception:
+            db.session.rollback()
+            self.table.release(kept)
+            raise
+        revoked = self._abort_revoked(lives, self.table.confirm(kept))
+        refused = {**busy, **revoked}
+        self.table.add_many([live for live in lives if live.game_id not in refused],
+                            reserved=True)
+        return {live.game_id: refused.get(live.game_id) or self._started(live, announce)
+                for live in lives}
+
+    def _abort_revoked(self, lives: list[LiveGame], game_ids: list[int]) -> dict[int, Made]:
+        """Committed after this process had stalled past its lease, by which time another had
+        found the reservation stale and freed its players: the game is aborted unplayed."""
+        revoked: dict[int, Made] = {}
+        for live in lives:
+            if live.game_id in game_ids:
+                log.warning("game aborted: its players were freed while it was made",
+                            extra={"fields": {"game_id": live.game_id}})
+                save_result(live.game_id, live.black.user_id, live.white.user_id,
+                            Ending(None, Reason.ABORTED), 0, None, rated=False)
+                revoked[live.game_id] = ActionError("conflict", gettext(
+                    "The game could not be started; try again."))
+        return revoked
 
     def _live(self, game: NewGame, row: Game) -> LiveGame:
         chosen = _chosen(game, self.default_clock)
@@ -96,7 +137,6 @@ class GameFactory:
         )
 
     def _started(self, live: LiveGame, announce: bool) -> tuple[LiveGame, list[Notice]]:
-        self.table.add(live)
         event(log, "game_created", game_id=live.game_id, black=live.black.user_id,
               white=live.white.user_id, ruleset=live.ruleset)
         return live, self.bus.publish(GameStarted(live.game_id, live.user_ids(), announce))
@@ -132,14 +172,15 @@ class GameFactory:
         return live
 
 
-def _refusals(games: Sequence[NewGame], table: GameTable) -> list[ActionError | None]:
-    """Why each game cannot be made, or None. One live game per player, also within the
-    batch: a player named twice gets only the first of those games."""
+def _refusals(games: Sequence[NewGame]) -> list[ActionError | None]:
+    """Why each game cannot be made, or None: an unknown ruleset, or a player named twice in
+    the batch (who gets only the first of those games). A player busy with another game is
+    refused when the batch's players are reserved (`GameTable.reserve`), atomically."""
     seen: set[int] = set()
     refusals: list[ActionError | None] = []
     for game in games:
         try:
-            _check(game, table, seen)
+            _check(game, seen)
         except ActionError as refused:
             refusals.append(refused)
             continue
@@ -149,14 +190,13 @@ def _refusals(games: Sequence[NewGame], table: GameTable) -> list[ActionError | 
     return refusals
 
 
-def _check(game: NewGame, table: GameTable, seen: set[int]) -> None:
+def _check(game: NewGame, seen: set[int]) -> None:
     if game.ruleset not in RULESETS:
         raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=game.ruleset))
     for user in (game.black, game.white):
-        if user.computer_level is None:  # the computer plays many games at once
-            table.check_free(user.id)
-            if user.id in seen:
-                raise ActionError("busy", gettext("You have a game in progress."))
+        # The computer plays many games at once.
+        if user.computer_level is None and user.id in seen:
+            raise ActionError("busy", gettext("You have a game in progress."))
 
 
 def _chosen(game: NewGame, default: TimeControl) -> TimeControl:

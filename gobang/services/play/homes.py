@@ -11,7 +11,7 @@ fence: a stale process can write neither a second move of a number nor a second 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from flask_babel import gettext
@@ -49,6 +49,10 @@ class GameHomes:
         # Redis failed us since the last good tick: emits may have been lost meanwhile.
         self._outage = False
         self._adopting = KeyedLocks()
+        # Another process lived at the last keep-alive step: not asked again for each of a
+        # crowd's new games until the next step. Not remembered when none did: a process that
+        # just started must get games at once.
+        self._others_alive = False
 
     def locate(self, game_id: int) -> None:
         """Before a join: refuses with `moved` a game another live process plays, and adopts
@@ -63,17 +67,24 @@ class GameHomes:
                 "The game is moving to another server; try again in a moment."))
         self._adopt(game_id)
 
-    def hand_out(self, live: LiveGame) -> None:
+    def hand_out(self, lives: Sequence[LiveGame]) -> None:
         """A new game made by the leader's matcher (or a challenge) is not kept by the
         process that made it: the first of its players to join takes it on the process their
         connection reached, so games spread over the processes instead of all landing on the
         leader. Until then its lease is marked handed out, which the sweep leaves alone for
         a few leases; nobody joining by then, the sweep adopts it (and its abort runs).
         A process alone on Redis keeps it: it would only adopt it back."""
-        if not self.shared or not self.directory.others_alive():
+        if not self.shared or not lives or not self._others():
             return
-        self.leases.hand_over(game_lease(live.game_id), HANDED_OUT, 3 * self.sweep_seconds)
-        self.table.let_go(live.game_id)
+        self.leases.hand_over([game_lease(live.game_id) for live in lives], HANDED_OUT,
+                              3 * self.sweep_seconds)
+        for live in lives:
+            self.table.let_go(live.game_id)
+
+    def _others(self) -> bool:
+        if not self._others_alive:
+            self._others_alive = self.directory.others_alive()
+        return self._others_alive
 
     def reclaim(self) -> int:
         """At start-up: the games this process played before it stopped (the same
@@ -101,6 +112,7 @@ class GameHomes:
             return []
         try:
             self.directory.stamp()
+            self._others_alive = self.directory.others_alive()
             lost = self.leases.renew([game_lease(live.game_id) for live in self.table.all()])
             gone = [self._let_go(name) for name in lost if not self.leases.take(name)]
         except RedisError:
@@ -134,9 +146,14 @@ class GameHomes:
         self._swept_at = now
         if not self.directory.settled():
             return []
+        # New games a dead process reserved: those it committed are adopted just below.
+        self.table.settle_stale()
         notices: list[Notice] = []
-        for game_id in self._unfinished():
-            if self.table.get(game_id) is None and self.leases.holder(game_lease(game_id)) is None:
+        elsewhere = [game_id for game_id in self._unfinished() if self.table.get(game_id) is None]
+        # One read for all: a crowd's handed-out games were a round trip each, every sweep.
+        holders = self.leases.holders([game_lease(game_id) for game_id in elsewhere])
+        for game_id, holder in zip(elsewhere, holders, strict=True):
+            if holder is None:
                 live = self._adopt(game_id)
                 # Its process may have died before its players heard of it.
                 notices += self.bus.publish(GameAdopted(live)) if live else []

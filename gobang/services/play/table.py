@@ -3,9 +3,11 @@ game and colour, or a user's current game; add and drop games."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import gettext
+from sqlalchemy import select
 
 from gobang.extensions import db
 from gobang.models import Game
@@ -14,7 +16,7 @@ from gobang.services.cluster.directory import Directory
 from gobang.services.cluster.leases import Leases
 from gobang.services.notices import ActionError
 from gobang.services.play.live import LiveGame
-from gobang.services.store import LiveStore
+from gobang.services.store import LiveStore, Reservations
 from gobang.vocabulary import Status
 
 
@@ -33,16 +35,50 @@ class GameTable:
     answered `moved`, with the path that reaches its process."""
 
     def __init__(self, store: LiveStore, clock: Clock, leases: Leases,
-                 directory: Directory) -> None:
+                 directory: Directory, reservations: Reservations) -> None:
         self.store = store
+        self.reservations = reservations
         self.clock = clock
         self.leases = leases
         self.directory = directory
 
+    def reserve(self, lives: Sequence[LiveGame]) -> dict[int, ActionError]:
+        """New games, flushed and not yet committed: their players are in them from now on,
+        whichever process asks (store.Reservations). Returns the refused games by id (a
+        player has a game already)."""
+        refused = self.reservations.reserve([(live.game_id, live.people_ids()) for live in lives])
+        return {game_id: _busy(other) for game_id, other in refused.items()}
+
+    def confirm(self, game_ids: Sequence[int]) -> list[int]:
+        """The reserved games are committed; returns those another process freed meanwhile."""
+        return self.reservations.confirm(game_ids)
+
+    def release(self, game_ids: Sequence[int]) -> None:
+        """The reserved games were rolled back: their players are free."""
+        self.reservations.release(game_ids)
+
+    def settle_stale(self) -> list[int]:
+        """Games reserved by a process that died before it confirmed them: those committed
+        stay (returned; nobody plays them yet), the rest free their players."""
+        stale = self.reservations.stale()
+        if not stale:
+            return []
+        committed = set(db.session.scalars(select(Game.id).where(Game.id.in_(stale))))
+        db.session.commit()  # end the read transaction
+        self.reservations.confirm(sorted(committed))
+        self.reservations.release([game_id for game_id in stale if game_id not in committed])
+        return sorted(committed)
+
     def add(self, live: LiveGame) -> None:
-        self.leases.take(game_lease(live.game_id))
-        self.directory.settle(live.game_id)
-        self.store.put_game(live.game_id, live, live.people_ids())
+        self.add_many([live])
+
+    def add_many(self, lives: Sequence[LiveGame], reserved: bool = False) -> None:
+        """Games into play here, a round trip for all (`reserved`: new games, whose players
+        are in them already)."""
+        self.leases.take_many([game_lease(live.game_id) for live in lives])
+        self.directory.settle([live.game_id for live in lives])
+        for live in lives:
+            self.store.put_game(live.game_id, live, live.people_ids(), mapped=reserved)
 
     def get(self, game_id: int) -> LiveGame | None:
         return self.store.get_game(game_id)
@@ -90,8 +126,21 @@ class GameTable:
     def check_free(self, user_id: int) -> None:
         """One live game per player, whichever path would start another."""
         game_id = self.current_game_of(user_id)
-        if game_id is not None:
-            raise ActionError("busy", gettext("You have a game in progress."), game_id=game_id)
+        if game_id is not None and not self._left_behind(user_id, game_id):
+            raise _busy(game_id)
+
+    def _left_behind(self, user_id: int, game_id: int) -> bool:
+        """Whether the user's entry names a game they are not in after all, now dropped: one
+        that is over, or that was never committed (its process died after reserving it)."""
+        if self.store.get_game(game_id) is not None:
+            return False
+        row = db.session.get(Game, game_id)
+        if row is not None and row.status != Status.FINISHED and user_id in (row.black_id,
+                                                                            row.white_id):
+            return False
+        if game_id in self.reservations.stale():
+            return bool(self.reservations.release([game_id]))
+        return self.reservations.forget_entry(user_id, game_id)
 
     def computer_games(self) -> int:
         """Games against the computer in play or about to start."""
@@ -105,3 +154,7 @@ class GameTable:
 
     def clocks(self, live: LiveGame) -> dict[str, int] | None:
         return live.clocks.snapshot(self.clock()) if live.clocks else None
+
+
+def _busy(game_id: int) -> ActionError:
+    return ActionError("busy", gettext("You have a game in progress."), game_id=game_id)
