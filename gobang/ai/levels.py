@@ -27,8 +27,8 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(nodes=0, seconds=0.05, depth=0, width=12, vcf=0, vct=0, defend=False, noise=1.0),
-    2: Level(nodes=0, seconds=0.05, depth=0, width=8, vcf=0, vct=0, defend=False, noise=0.9),
+    1: Level(nodes=0, seconds=0.05, depth=0, width=8, vcf=0, vct=0, defend=False, noise=1.0),
+    2: Level(nodes=0, seconds=0.05, depth=0, width=8, vcf=0, vct=0, defend=False, noise=0.95),
     3: Level(nodes=300, seconds=0.1, depth=0, width=6, vcf=4, vct=0, defend=False, noise=0.25),
     4: Level(nodes=1000, seconds=0.3, depth=0, width=6, vcf=8, vct=0, defend=True, noise=0.0),
     5: Level(nodes=1500, seconds=0.6, depth=2, width=8, vcf=8, vct=0, defend=True, noise=0.0),
