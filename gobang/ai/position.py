@@ -2,7 +2,8 @@
 make there on each of the four lines, kept up to date one move at a time.
 
 Playing a stone only changes the windows of the (at most 40) empty points within five cells
-of it along its four lines, so `play` and `undo` reclassify just those. The rules engine's
+of it along its four lines, so `play` reclassifies just those and keeps what they were, for
+`undo` to put back without classifying anything. The rules engine's
 `forbidden_kind` stays the referee for renju black; this class only keeps a `Board` in step
 for it to look at.
 """
