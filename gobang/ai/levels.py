@@ -27,14 +27,14 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(nodes=0, seconds=0.05, depth=0, width=8, vcf=0, vct=0, defend=False, noise=0.9),
-    2: Level(nodes=300, seconds=0.1, depth=0, width=6, vcf=4, vct=0, defend=False, noise=0.3),
-    3: Level(nodes=600, seconds=0.3, depth=0, width=6, vcf=6, vct=0, defend=True, noise=0.05),
-    4: Level(nodes=1500, seconds=0.6, depth=2, width=8, vcf=8, vct=0, defend=True, noise=0.05),
-    5: Level(nodes=2000, seconds=0.8, depth=2, width=10, vcf=10, vct=0, defend=True, noise=0.0),
-    6: Level(nodes=4000, seconds=1.2, depth=4, width=8, vcf=10, vct=0, defend=True, noise=0.0),
-    7: Level(nodes=4500, seconds=2.0, depth=6, width=10, vcf=14, vct=0, defend=True, noise=0.0),
-    8: Level(nodes=8000, seconds=3.2, depth=6, width=10, vcf=16, vct=4, defend=True, noise=0.0),
+    1: Level(nodes=0, seconds=0.05, depth=0, width=8, vcf=0, vct=0, defend=False, noise=1.0),
+    2: Level(nodes=0, seconds=0.05, depth=0, width=8, vcf=0, vct=0, defend=False, noise=0.95),
+    3: Level(nodes=300, seconds=0.1, depth=0, width=6, vcf=4, vct=0, defend=False, noise=0.25),
+    4: Level(nodes=1000, seconds=0.3, depth=0, width=6, vcf=8, vct=0, defend=True, noise=0.0),
+    5: Level(nodes=1500, seconds=0.6, depth=2, width=8, vcf=8, vct=0, defend=True, noise=0.0),
+    6: Level(nodes=3000, seconds=1.0, depth=4, width=6, vcf=10, vct=0, defend=True, noise=0.0),
+    7: Level(nodes=6000, seconds=2.0, depth=6, width=6, vcf=14, vct=0, defend=True, noise=0.0),
+    8: Level(nodes=12000, seconds=3.2, depth=8, width=6, vcf=16, vct=4, defend=True, noise=0.0),
 }
 TOP_LEVEL = max(LEVELS)
 

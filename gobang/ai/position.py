@@ -2,7 +2,8 @@
 make there on each of the four lines, kept up to date one move at a time.
 
 Playing a stone only changes the windows of the (at most 40) empty points within five cells
-of it along its four lines, so `play` and `undo` reclassify just those. The rules engine's
+of it along its four lines, so `play` reclassifies just those and keeps what they were, for
+`undo` to put back without classifying anything. The rules engine's
 `forbidden_kind` stays the referee for renju black; this class only keeps a `Board` in step
 for it to look at.
 """
@@ -102,7 +103,7 @@ PASS_KEY = _zrandom.getrandbits(64)
 ZOBRIST = tuple((0, _zrandom.getrandbits(64), _zrandom.getrandbits(64)) for _ in range(CELLS))
 
 
-def point_score(types: list[int]) -> int:
+def point_score(types: tuple[int, ...]) -> int:
     """Worth of one empty point to one player, from the patterns of its four lines."""
     t0, t1, t2, t3 = types
     score = _VALUE[t0] + _VALUE[t1] + _VALUE[t2] + _VALUE[t3]
@@ -117,13 +118,41 @@ def point_score(types: list[int]) -> int:
     return score
 
 
-def strongest(types: list[int]) -> int:
-    """The best line pattern at a point, an overline counting as nothing."""
+def strongest(types: tuple[int, ...]) -> int:
+    """The best line pattern at a point, an overline counting as nothing; two fours at one
+    point count as an open four (two five points)."""
     best = 0
     for t in types:
         if t != OVERLINE and t > best:
             best = t
+    if types.count(FOUR) >= 2:
+        best = max(best, FOUR_OPEN)
     return best
+
+
+class _Summaries(dict):
+    """``summaries[types]`` -> (point_score, strongest), worked out once per combination:
+    a move updates some 40 points twice over, and only a few hundred combinations occur."""
+
+    def __missing__(self, types: tuple[int, ...]) -> tuple[int, int]:
+        value = (point_score(types), strongest(types))
+        self[types] = value
+        return value
+
+
+SUMMARIES = _Summaries()
+# READS[index] = (direction, line, shift) of the point's four windows in the packed lines.
+READS = tuple(
+    tuple((d, WHERE[i][d][0], 2 * (WHERE[i][d][1] - REACH)) for d in range(4))
+    for i in range(CELLS)
+)
+# AROUND[index] = the other cells whose windows hold ``index``, each once.
+AROUND = tuple(tuple(dict.fromkeys(j for _, j in AFFECTED[i])) for i in range(CELLS))
+# WINDOWS[index] = (line, shift) for the four directions in turn, flat.
+WINDOWS = tuple(
+    tuple(x for _, line, shift in READS[i] for x in (line, shift)) for i in range(CELLS)
+)
+_NO_TYPES = (0, 0, 0, 0)
 
 
 class Position:
@@ -142,7 +171,7 @@ class Position:
         self.codes = [[_padded_code(len(line)) for line in LINES[d]] for d in range(4)]
         exact = {BLACK: ruleset != "freestyle", WHITE: ruleset == "standard"}
         self.tables = (None, PatternTable(BLACK, exact[BLACK]), PatternTable(WHITE, exact[WHITE]))
-        self.types: list[list[list[int]]] = [[], [], []]
+        self.types: list[list[tuple[int, ...]]] = [[], [_NO_TYPES] * CELLS, [_NO_TYPES] * CELLS]
         self.scores: list[list[int]] = [[], [0] * CELLS, [0] * CELLS]
         self.best: list[list[int]] = [[], [0] * CELLS, [0] * CELLS]
         self.threats: list[set[int]] = [set(), set(), set()]
@@ -150,10 +179,10 @@ class Position:
         self.history: list[int] = []
         self.hash = 0
         self.board = Board()  # the referee's view, for forbidden_kind
-        for p in (BLACK, WHITE):
-            self.types[p] = [[0, 0, 0, 0] for _ in range(CELLS)]
+        # Per move played, the points it changed with what they were, for `undo`.
+        self._saved: list[list[tuple]] = []
         for i in range(CELLS):
-            self._refresh_point(i, range(4))
+            self._refresh_point(i)
 
     @property
     def to_move(self) -> int:
@@ -167,17 +196,17 @@ class Position:
         """Put the side to move's stone on empty point ``index``; no rule checks."""
         player = self.to_move
         self.cells[index] = player
-        for d in range(4):
-            line, slot = WHERE[index][d]
-            self.codes[d][line] |= player << (2 * slot)
+        codes = self.codes
+        for d, line, shift in READS[index]:
+            codes[d][line] |= player << (shift + 2 * REACH)
         self.history.append(index)
         self.hash ^= ZOBRIST[index][player]
         if self.renju:
             self.board.put(*divmod(index, SIZE), COLOR_NAME[player])
+        near = self.near
         for j in NEAR[index]:
-            self.near[j] += 1
-        self._clear_point(index)
-        self._refresh_around(index)
+            near[j] += 1
+        self._saved.append(self._reclassify_around(index))
 
     def pass_turn(self) -> None:
         """Let the other side move twice: how the search asks what the opponent threatens."""
@@ -191,51 +220,104 @@ class Position:
             return
         player = self.cells[index]
         self.cells[index] = 0
-        for d in range(4):
-            line, slot = WHERE[index][d]
-            self.codes[d][line] &= ~(3 << (2 * slot))
+        codes = self.codes
+        for d, line, shift in READS[index]:
+            codes[d][line] &= ~(3 << (shift + 2 * REACH))
         self.hash ^= ZOBRIST[index][player]
         if self.renju:
             self.board.remove(*divmod(index, SIZE))
+        near = self.near
         for j in NEAR[index]:
-            self.near[j] -= 1
-        self._refresh_point(index, range(4))
-        self._refresh_around(index)
+            near[j] -= 1
+        # What the points were before the move is what they are again: no need to
+        # classify their windows a second time.
+        self._restore(self._saved.pop())
 
-    def _clear_point(self, index: int) -> None:
-        for p in (BLACK, WHITE):
-            self.types[p][index] = [0, 0, 0, 0]
-            self.scores[p][index] = 0
-            self.best[p][index] = 0
-            self.threats[p].discard(index)
+    def _restore(self, saved: list[tuple]) -> None:
+        _, ty1, ty2 = self.types
+        _, sc1, sc2 = self.scores
+        _, be1, be2 = self.best
+        _, th1, th2 = self.threats
+        for j, types1, score1, best1, types2, score2, best2 in saved:
+            ty1[j], sc1[j], be1[j] = types1, score1, best1
+            if best1 >= FOUR:
+                th1.add(j)
+            else:
+                th1.discard(j)
+            ty2[j], sc2[j], be2[j] = types2, score2, best2
+            if best2 >= FOUR:
+                th2.add(j)
+            else:
+                th2.discard(j)
 
-    def _refresh_around(self, index: int) -> None:
-        cells = self.cells
-        touched: dict[int, list[int]] = {}
-        for d, j in AFFECTED[index]:
-            if cells[j] == 0:
-                touched.setdefault(j, []).append(d)
-        for j, dirs in touched.items():
-            self._refresh_point(j, dirs)
+    def _set_point(
+        self,
+        index: int,
+        black: tuple[int, ...],
+        black_score: int,
+        black_best: int,
+        white: tuple[int, ...],
+        white_score: int,
+        white_best: int,
+    ) -> None:
+        self._set_point_of(BLACK, index, black, black_score, black_best)
+        self._set_point_of(WHITE, index, white, white_score, white_best)
 
-    def _refresh_point(self, index: int, dirs) -> None:
-        codes = self.codes
-        where = WHERE[index]
+    def _refresh_point(self, index: int) -> None:
+        """Classify the four windows of empty point ``index`` for both players."""
+        l0, s0, l1, s1, l2, s2, l3, s3 = WINDOWS[index]
+        c0, c1, c2, c3 = self.codes
+        w0, w1 = (c0[l0] >> s0) & MASK, (c1[l1] >> s1) & MASK
+        w2, w3 = (c2[l2] >> s2) & MASK, (c3[l3] >> s3) & MASK
         for p in (BLACK, WHITE):
             table = self.tables[p]
-            types = self.types[p][index]
-            for d in dirs:
-                line, slot = where[d]
-                types[d] = table[(codes[d][line] >> (2 * (slot - REACH))) & MASK]
-            self.scores[p][index] = point_score(types)
-            best = strongest(types)
-            if FOUR_OPEN in types or (types.count(FOUR) >= 2):
-                best = max(best, FOUR_OPEN)
-            self.best[p][index] = best
+            types = (table[w0], table[w1], table[w2], table[w3])
+            score, best = SUMMARIES[types]
+            self._set_point_of(p, index, types, score, best)
+
+    def _set_point_of(self, p: int, index: int, types: tuple, score: int, best: int) -> None:
+        self.types[p][index] = types
+        self.scores[p][index] = score
+        self.best[p][index] = best
+        if best >= FOUR:
+            self.threats[p].add(index)
+        else:
+            self.threats[p].discard(index)
+
+    def _reclassify_around(self, index: int) -> list[tuple]:
+        """Empty ``index`` (just played) and reclassify the empty points whose windows hold
+        it; returns what they were before. The hottest code of the search, hence inlined."""
+        cells, summaries = self.cells, SUMMARIES
+        c0, c1, c2, c3 = self.codes
+        _, t1, t2 = self.tables
+        _, ty1, ty2 = self.types
+        _, sc1, sc2 = self.scores
+        _, be1, be2 = self.best
+        _, th1, th2 = self.threats
+        saved = [(index, ty1[index], sc1[index], be1[index], ty2[index], sc2[index], be2[index])]
+        self._set_point(index, _NO_TYPES, 0, 0, _NO_TYPES, 0, 0)
+        for j in AROUND[index]:
+            if cells[j]:
+                continue
+            saved.append((j, ty1[j], sc1[j], be1[j], ty2[j], sc2[j], be2[j]))
+            l0, s0, l1, s1, l2, s2, l3, s3 = WINDOWS[j]
+            w0, w1 = (c0[l0] >> s0) & MASK, (c1[l1] >> s1) & MASK
+            w2, w3 = (c2[l2] >> s2) & MASK, (c3[l3] >> s3) & MASK
+            types = (t1[w0], t1[w1], t1[w2], t1[w3])
+            score, best = summaries[types]
+            ty1[j], sc1[j], be1[j] = types, score, best
             if best >= FOUR:
-                self.threats[p].add(index)
+                th1.add(j)
             else:
-                self.threats[p].discard(index)
+                th1.discard(j)
+            types = (t2[w0], t2[w1], t2[w2], t2[w3])
+            score, best = summaries[types]
+            ty2[j], sc2[j], be2[j] = types, score, best
+            if best >= FOUR:
+                th2.add(j)
+            else:
+                th2.discard(j)
+        return saved
 
     # --- questions the search asks -------------------------------------------------------
 

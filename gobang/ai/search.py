@@ -5,14 +5,12 @@ import random
 import time
 from collections.abc import Callable
 
+from .alphabeta import DEFENCE_WEIGHT, AlphaBeta
 from .budget import Budget, OutOfBudget
 from .levels import Level
-from .position import CELLS, FOUR, FOUR_OPEN, Position
+from .position import CELLS, FOUR_OPEN, Position
 from .threats import ThreatSearch
 
-WIN = 10_000_000
-# How much a point is worth for blocking the opponent, relative to using it oneself.
-DEFENCE_WEIGHT = 0.9
 # Candidate moves tested as answers to an opponent's forced win.
 DEFENCE_WIDTH = 12
 
@@ -74,7 +72,7 @@ class Engine:
             moves = self._refutations(pos, budget, other, moves) or moves
         if level.depth == 0:
             return self._pick(pos, side, moves)
-        return self._alphabeta_root(pos, budget, moves)
+        return self._alphabeta(pos, budget, moves)
 
     def _forced(self, pos: Position, side: int, legal: list[int]) -> int | None:
         """Own five, a block of the opponent's five, or own unstoppable four."""
@@ -150,103 +148,7 @@ class Engine:
         near = [i for i, v in value.items() if v >= floor]
         return self._rng.choice(near)
 
-    # --- alpha-beta --------------------------------------------------------------------
-
-    def _alphabeta_root(self, pos: Position, budget: Budget, moves: list[int]) -> int:
-        moves = moves[: max(self.level.width, 1) + 2]
-        best = moves[0]
-        table: dict[int, int] = {}
-        # Only depths of the level's parity: the leaf score counts the side to move's
-        # points as its own, so an odd depth overrates the last mover's attacks (a depth-5
-        # level scored 17-25 % against depth 4 on 2026-12-01, docs/engines.md).
-        deepest = self.level.depth
-        for depth in range(deepest % 2 or 2, deepest + 1, 2):
-            try:
-                best, score = self._root_iteration(pos, budget, moves, depth, table)
-            except OutOfBudget:
-                break
-            if abs(score) >= WIN // 2:
-                break
-            moves.remove(best)
-            moves.insert(0, best)
-        return best
-
-    def _root_iteration(
-        self, pos: Position, budget: Budget, moves: list[int], depth: int, table: dict[int, int]
-    ) -> tuple[int, int]:
-        alpha = -WIN - 1
-        best = moves[0]
-        for move in moves:
-            pos.play(move)
-            try:
-                score = -self._negamax(pos, budget, depth - 1, -WIN - 1, -alpha, 1, table)
-            finally:
-                pos.undo()
-            if score > alpha:
-                alpha, best = score, move
-        return best, alpha
-
-    def _negamax(
-        self,
-        pos: Position,
-        budget: Budget,
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-        table: dict[int, int],
-    ) -> int:
-        budget.tick()
-        side = pos.to_move
-        other = 3 - side
-        if pos.fives(side):
-            return WIN - ply
-        theirs = pos.fives(other)
-        if theirs:
-            block = theirs[0]
-            if len(set(theirs)) > 1 or pos.is_forbidden(block, side):
-                return -WIN + ply + 1
-            moves = [block]
-        else:
-            for i in pos.threats[side]:
-                if pos.best[side][i] >= FOUR_OPEN and not pos.is_forbidden(i, side):
-                    return WIN - ply - 2
-            if depth <= 0:
-                return pos.evaluation(side)
-            moves = self._node_moves(pos, side, table)
-            if not moves:
-                return 0
-        best_move = moves[0]
-        for move in moves:
-            pos.play(move)
-            try:
-                score = -self._negamax(pos, budget, depth - 1, -beta, -alpha, ply + 1, table)
-            finally:
-                pos.undo()
-            if score > alpha:
-                alpha, best_move = score, move
-                if alpha >= beta:
-                    break
-        table[pos.hash] = best_move
-        return alpha
-
-    def _node_moves(self, pos: Position, side: int, table: dict[int, int]) -> list[int]:
-        other = 3 - side
-        if any(pos.best[other][i] >= FOUR_OPEN for i in pos.threats[other]):
-            # An open three must be answered: block it or counter with a four.
-            moves = [
-                i
-                for i in pos.threats[other] | pos.threats[side]
-                if pos.best[side][i] >= FOUR or i in pos.threats[other]
-            ]
-        else:
-            moves = pos.candidates()
-        mine, theirs = pos.scores[side], pos.scores[other]
-        moves.sort(key=lambda i: -(mine[i] + DEFENCE_WEIGHT * theirs[i]))
-        moves = [i for i in moves[: self.level.width + 4] if not pos.is_forbidden(i, side)]
-        moves = moves[: self.level.width]
-        hint = table.get(pos.hash)
-        if hint is not None and hint in moves:
-            moves.remove(hint)
-            moves.insert(0, hint)
-        return moves
+    def _alphabeta(self, pos: Position, budget: Budget, moves: list[int]) -> int:
+        width = max(self.level.width, 1)
+        search = AlphaBeta(pos, budget, width)
+        return search.best_move(moves[: width + 2], self.level.depth)

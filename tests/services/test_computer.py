@@ -172,15 +172,15 @@ def test_a_saturated_pool_refuses_a_new_computer_game_as_busy(env, users):
 
 
 @pytest.mark.parametrize("app_overrides", [
-    {"COMPUTER_WORKERS": 1, "COMPUTER_THINK_SECONDS": 4.0}])
+    {"COMPUTER_WORKERS": 1, "COMPUTER_THINK_SECONDS": 3.0}])
 def test_a_game_is_refused_when_the_games_levels_would_overload_the_workers(env, users):
-    people = users(*(f"player{n}_pl" for n in range(8)))
-    for person in people[:6]:  # six level 8 games fill one worker (0.7 / 4.7 each)
+    people = users(*(f"player{n}_pl" for n in range(10)))
+    for person in people[:8]:  # eight level 8 games fill one worker (0.4 / 3.4 each)
         env.computer.start(person, 8, "white")
     with pytest.raises(ActionError) as refused:
-        env.computer.start(people[6], 8, "white")
+        env.computer.start(people[8], 8, "white")
     assert refused.value.code == "busy"
-    env.computer.start(people[7], 1, "white")  # a level 1 game costs next to nothing
+    env.computer.start(people[9], 1, "white")  # a level 1 game costs next to nothing
 
 
 def test_the_computer_rows_cannot_log_in_and_are_not_ranked(env, seated):

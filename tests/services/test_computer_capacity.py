@@ -16,10 +16,11 @@ def settings(workers: int = 1, think: float = 8.0, per_worker: int = 25,
 
 
 @pytest.mark.parametrize(("workers", "think", "number", "games"), [
-    (1, 8.0, 8, 12),    # 0.7 s a move: 0.7 / 8.7 = 0.080 of a worker each
-    (1, 8.0, 7, 17),    # 0.5 / 8.5 = 0.059
-    (3, 8.0, 8, 37),
-    (1, 4.0, 8, 6),     # quicker players, fewer games: 0.7 / 4.7 = 0.149
+    (1, 8.0, 8, 21),    # 0.4 s a move: 0.4 / 8.4 = 0.048 of a worker each
+    (1, 8.0, 7, 25),    # 0.08 / 8.08 = 0.010: the count cap (25 a worker) decides
+    (3, 8.0, 8, 63),
+    (1, 4.0, 8, 11),    # quicker players, fewer games: 0.4 / 4.4 = 0.091
+    (1, 1.0, 7, 13),    # 0.08 / 1.08 = 0.074
     (1, 8.0, 5, 25),    # cheap levels: the count cap (25 a worker) decides
     (2, 8.0, 1, 50),
     (1, 0.0, 8, 1),     # players answering at once: a game keeps a worker busy
@@ -38,6 +39,6 @@ def test_an_external_engine_counts_its_whole_turn_limit():
 
 def test_a_level_8_game_is_refused_where_a_level_1_game_still_fits():
     found = settings()
-    in_play = [8] * 11 + [7]  # 11 x 0.080 + 0.059 = 0.944 of the one worker
+    in_play = [8] * 20 + [7]  # 20 x 0.048 + 0.010 = 0.962 of the one worker
     assert not admits(in_play, 8, found)
     assert admits(in_play, 1, found)

@@ -22,11 +22,11 @@ if TYPE_CHECKING:
     from gobang.services.computer.engines import EngineSettings
 
 # The built-in engine's expected seconds per move, per level: the mean CPU per move its
-# search took in bench/ai_match.py's run of 2026-12-02 (docs/engines.md, "Matches": 0.1 ms,
-# 0.5 ms, 3 ms, 10 ms, 13 ms, 56 ms, 410 ms, 687 ms at levels 1-8), plus about 5 ms for the
-# pipes and setting up the position, rounded up.
+# search took in bench/ai_match.py's run of 2026-12-02 into bench/ai_results-2026-12-03.jsonl
+# (docs/engines.md, "Matches": 0.1 ms, 0.1 ms, 0.4 ms, 2 ms, 5 ms, 19 ms, 72 ms, 367 ms at
+# levels 1-8), plus about 5 ms for the pipes and setting up the position, rounded up.
 EXPECTED_SECONDS: dict[int, float] = {
-    1: 0.01, 2: 0.01, 3: 0.01, 4: 0.02, 5: 0.02, 6: 0.07, 7: 0.5, 8: 0.7}
+    1: 0.01, 2: 0.01, 3: 0.01, 4: 0.01, 5: 0.02, 6: 0.03, 7: 0.08, 8: 0.4}
 
 
 def move_seconds(number: int, settings: EngineSettings) -> float:
