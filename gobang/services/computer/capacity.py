@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gobang.services.computer.engines import EngineSettings
 
 # The built-in engine's expected seconds per move, per level: the mean CPU per move its
-# search took in bench/ai_match.py's run of 2026-12-02 into bench/ai_results-2026-12-03.jsonl
+# search took in bench/ai_match.py's run of 2026-12-02 into bench/ai_results-2026-12-02-ladder.jsonl
 # (docs/engines.md, "Matches": 0.1 ms, 0.1 ms, 0.4 ms, 2 ms, 5 ms, 19 ms, 72 ms, 367 ms at
 # levels 1-8), plus about 5 ms for the pipes and setting up the position, rounded up.
 EXPECTED_SECONDS: dict[int, float] = {

@@ -52,9 +52,10 @@ REPLY_DUE_SECONDS = 1.0
 # ...less what the ticker adds: it notices the turn and plays the answer on its ticks, each
 # up to an interval late, plus a little for the tick's own work and the emit.
 TICK_SLACK_SECONDS = 0.15
-# The cheap level: level 2's pick by pattern score, without its search (docs/engines.md:
-# ~0.2 ms to choose), since it plays on the event loop.
-CHEAP_LEVEL = 2
+# The cheap level: level 3's pick by pattern score (6 points, noise 0.25), without its
+# threat search (docs/engines.md: ~0.2 ms to choose), since it plays on the event loop.
+# Level 2 is now a near-random pick among 8 points, weaker than the cheap level should be.
+CHEAP_LEVEL = 3
 
 
 def default_workers() -> int:
@@ -362,7 +363,7 @@ def engine_adapter(argv: tuple[str, ...], fallback: Callable[[Game], tuple[int, 
 
 def _unsearched(settings: Level) -> Level:
     """A level that picks by pattern score alone: a search here would hold the event loop
-    (level 2's threat search took up to 38 ms a move)."""
+    (a VCF of 4 took up to 38 ms a move)."""
     return replace(settings, nodes=0, depth=0, vcf=0, vct=0, defend=False)
 
 
