@@ -78,6 +78,11 @@ class Config:
     HALL_LIST_SIZE: int = 50
     HALL_GAMES_SIZE: int = 20
     HALL_UPDATE_SECONDS: float = 1.0
+    # The hall's events are let in one per turn of the event loop, at most this many at
+    # once (gobang/sockets/turnstile.py): a burst of presses cannot hold up the games' moves.
+    HALL_EVENTS_AT_ONCE: int = 4
+    # Sockets read per poll of the event loop before waiting handlers run (app.py); 0: all.
+    READY_SOCKETS_PER_POLL: int = 64
 
     # "threading" for `flask run` and tests; app.py switches to "eventlet".
     SOCKETIO_ASYNC_MODE: str = "threading"

@@ -108,7 +108,7 @@ def _init_extensions(app: Flask) -> None:
 
     from gobang.services.registry import install_services
 
-    register_namespaces(socketio, install_services(app))
+    register_namespaces(socketio, install_services(app), app.config["HALL_EVENTS_AT_ONCE"])
     socketio.init_app(
         app,
         async_mode=app.config["SOCKETIO_ASYNC_MODE"],
@@ -136,7 +136,9 @@ def _message_queue(url: str | None) -> dict[str, Any]:
 
         return {"message_queue": url,
                 "client_manager": BatchingRedisManager(url, channel="gobang-socketio")}
-    return {"message_queue": None, "client_manager": None}
+    from gobang.sockets.fanout import PacedManager
+
+    return {"message_queue": None, "client_manager": PacedManager()}
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -31,6 +31,7 @@ from gobang.services.notices import (
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore
 from gobang.sockets.queue import batched
+from gobang.sockets.turnstile import Turnstile
 from gobang.vocabulary import Namespace as Ns
 
 log = logging.getLogger("gobang.sockets")
@@ -165,11 +166,14 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
 class SessionNamespace(Namespace):
     """A namespace open only to logged-in users, with one live connection per user."""
 
-    def __init__(self, namespace: str, publish: Publisher, unknown: RateLimiter) -> None:
+    def __init__(self, namespace: str, publish: Publisher, unknown: RateLimiter,
+                 turnstile: Turnstile | None = None) -> None:
         super().__init__(namespace)
         self.publish = publish
         # Unknown events per connection: each costs an answer, so a client may not loop them.
         self.unknown = unknown
+        # The hall's events queue here, one per turn of the event loop (sockets/turnstile.py).
+        self.turnstile = turnstile
         self._users: dict[str, int] = {}
 
     def trigger_event(self, event: str, *args: Any) -> Any:
@@ -185,7 +189,10 @@ class SessionNamespace(Namespace):
                 return ActionError("rate_limited", "Too many unknown events.").ack()
             return ActionError("bad_request", f"Unknown event {str(event)[:40]!r}.").ack()
         try:
-            return super().trigger_event(event, *args)
+            if self.turnstile is None or event in ("connect", "disconnect"):
+                return super().trigger_event(event, *args)
+            with self.turnstile.turn():
+                return super().trigger_event(event, *args)
         except (RedisError, SQLAlchemyError) as error:
             # Connecting, or a disconnect's bookkeeping, while the shared store restarts or
             # every pooled connection stays busy: a refused connection is tried again by the

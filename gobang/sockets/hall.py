@@ -13,13 +13,14 @@ from gobang.services.pools import OMITTED
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.registry import Lobby
 from gobang.sockets.base import Publisher, SessionNamespace, acknowledged, ok, user_room
+from gobang.sockets.turnstile import Turnstile
 from gobang.vocabulary import Namespace
 
 
 class HallNamespace(SessionNamespace):
     def __init__(self, lobby: Lobby, computer: Computer, publish: Publisher,
-                 unknown: RateLimiter) -> None:
-        super().__init__(Namespace.HALL, publish, unknown)
+                 unknown: RateLimiter, turnstile: Turnstile) -> None:
+        super().__init__(Namespace.HALL, publish, unknown, turnstile)
         self.lobby = lobby
         self.computer = computer
 

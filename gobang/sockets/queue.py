@@ -18,10 +18,15 @@ from typing import Any
 
 import socketio
 
+from gobang.sockets.fanout import PacedEmits
+
 log = logging.getLogger("gobang.sockets")
 
 
-class BatchingRedisManager(socketio.RedisManager):
+class BatchingRedisManager(socketio.RedisManager, PacedEmits):
+    """What the queue delivers here is emitted paced (sockets/fanout.py): by the C3 order,
+    the pub/sub manager's local emit is PacedEmits'."""
+
     def __init__(self, url: str, channel: str, write_only: bool = False) -> None:
         super().__init__(url, channel=channel, write_only=write_only)
         # Per green thread under eventlet's patching: only the batching caller's emits wait.
