@@ -439,7 +439,11 @@ def _games_in_play(server: Server, games: int | None, every: float,
     from bench.load import run_games
 
     def play() -> None:
-        report.update(run_games(server, games, GAMES_WINDOW_S, every, 1))
+        played = run_games(server, games, GAMES_WINDOW_S, every, 1)
+        played.pop("_sent_times")
+        trips = played.pop("_trips")
+        played["moves_over_100ms"] = sum(1 for trip in trips if trip > 100)
+        report.update(played)
 
     thread = threading.Thread(target=play, daemon=True)
     thread.start()

@@ -75,11 +75,24 @@ def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
         if config:
             app.config.update(config)
         # The host's own settings; a settings class (as tests pass) is used as is.
+        refuse_out_of_range(app.config)
         refuse_unsafe_processes(app.config)
     else:
         app.config.from_object(config)
     _rename_deprecated(app)
     _fill_defaults(app)
+
+
+# Settings whose value below this would stop the server working rather than tune it.
+AT_LEAST = {"HALL_EVENTS_AT_ONCE": 1, "READY_SOCKETS_PER_POLL": 0}
+
+
+def refuse_out_of_range(config: Mapping[str, Any]) -> None:
+    problems = [f"{name} must be a whole number of at least {least}, not {config[name]!r}"
+                for name, least in AT_LEAST.items()
+                if name in config and (type(config[name]) is not int or config[name] < least)]
+    if problems:
+        raise SettingsRefused("; ".join(problems))
 
 
 def refuse_unsafe_processes(config: Mapping[str, Any]) -> None:

@@ -26,6 +26,22 @@ def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
 
 
 @pytest.mark.parametrize(("settings", "refusal"), [
+    ({"HALL_EVENTS_AT_ONCE": 0}, "HALL_EVENTS_AT_ONCE must be a whole number of at least 1"),
+    ({"HALL_EVENTS_AT_ONCE": 2.5}, "HALL_EVENTS_AT_ONCE must be a whole number"),
+    ({"READY_SOCKETS_PER_POLL": -1}, "READY_SOCKETS_PER_POLL must be a whole number of at least 0"),
+])
+def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, refusal):
+    with pytest.raises(SettingsRefused, match=refusal):
+        load_settings(bare_app, settings)
+
+
+@pytest.mark.parametrize("settings", [{"HALL_EVENTS_AT_ONCE": 1}, {"READY_SOCKETS_PER_POLL": 0}])
+def test_the_least_working_values_are_accepted(bare_app, settings):
+    load_settings(bare_app, settings)
+    assert all(bare_app.config[name] == value for name, value in settings.items())
+
+
+@pytest.mark.parametrize(("settings", "refusal"), [
     ({"REDIS_URL": REDIS, "DATABASE_URL": POSTGRES}, "SECRET_KEY must be set explicitly"),
     ({"REDIS_URL": REDIS, "SECRET_KEY": "shared", "DATABASE_URL": SQLITE},
      "several processes need PostgreSQL"),
