@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event as db_events
 
 from gobang.extensions import db
 from gobang.models import Game, Move
@@ -61,3 +64,42 @@ def test_a_refused_write_leaves_nothing_and_the_next_one_works(app, game_id, wri
     assert stored(app, game_id) == ([(1, 7, 1, "black", WHEN)], (999, 1999, WHEN))
     write(game_id, 2)
     assert [m[0] for m in stored(app, game_id)[0]] == [1, 2]
+
+
+def _round_trips(trace: Path) -> int:
+    """Each round trip ends with the server's ReadyForQuery (libpq's protocol trace)."""
+    return sum("\tB\t" in line and "ReadyForQuery" in line
+               for line in trace.read_text().splitlines())
+
+
+@pytest.mark.parametrize("clocks", [True, False])
+def test_on_postgresql_a_move_is_one_round_trip_and_committed(app, game_id, write, tmp_path,
+                                                              clocks):
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name != "postgresql":
+        pytest.skip("the one-statement write is PostgreSQL's (GOBANG_TEST_DATABASE_URL)")
+    taken: list[Any] = []
+
+    def checked_out(dbapi_connection: Any, *_: Any) -> None:
+        taken.append(dbapi_connection)
+
+    db_events.listen(engine, "checkout", checked_out)
+    try:
+        write(game_id, 1, clocks)  # the writer takes its connection
+    finally:
+        db_events.remove(engine, "checkout", checked_out)
+    [connection] = taken
+    trace = tmp_path / "libpq.trace"
+    with trace.open("w") as out:
+        connection.pgconn.trace(out.fileno())
+        try:
+            write(game_id, 2, clocks)
+        finally:
+            connection.pgconn.untrace()
+    # BEGIN, INSERT, UPDATE and COMMIT were four; the move alone was three.
+    assert _round_trips(trace) == 1
+    # Committed when write returns: another connection reads it.
+    moves, stored_clocks = stored(app, game_id)
+    assert [m[0] for m in moves] == [1, 2]
+    assert stored_clocks == ((998, 1998, WHEN) if clocks else stored_clocks[:2] + (None,))

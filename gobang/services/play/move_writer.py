@@ -8,6 +8,14 @@ under closed-loop load (docs/performance.md). Here both statements are compiled 
 engine's dialect and run on the DBAPI connection itself, with the column types' own
 conversions (SQLite stores datetimes as text), so the SQL is exactly what SQLAlchemy would
 have sent. The clocks' `turn_started_at` is the move's own time, bound once for both.
+
+On PostgreSQL the two statements are one: the INSERT inside a WITH of the UPDATE, on a
+connection in autocommit, so the statement is its own transaction, committed when it returns.
+BEGIN, INSERT, UPDATE and COMMIT were four round trips, each a green select through eventlet's
+hub; they were a third of a cluster process's time per move, and one round trip costs about a
+third of the four's CPU (docs/performance.md, "Where a cluster process's time per move goes").
+The unique (game, number) still refuses a second move of the same number, and then nothing of
+the statement is written. SQLite cannot put an INSERT in a WITH: it keeps the transaction.
 """
 
 from __future__ import annotations
@@ -32,6 +40,12 @@ _INSERT_MOVE = insert(Move.__table__)
 _SAVE_CLOCKS = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(
     black_ms=bindparam("black_ms"), white_ms=bindparam("white_ms"),
     turn_started_at=bindparam("created_at"))
+# Both in one statement, for the dialects in ONE_STATEMENT_DIALECTS.
+_MOVE_AND_CLOCKS = _SAVE_CLOCKS.add_cte(
+    insert(Move.__table__).values({name: bindparam(name) for name in MOVE_COLUMNS})
+    .cte("new_move"))
+# Runs an INSERT inside a WITH, however the WITH is used, as part of the one statement.
+ONE_STATEMENT_DIALECTS = frozenset({"postgresql"})
 
 
 class Prepared:
@@ -58,6 +72,29 @@ def _picker(order: list[str]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
     return pick if len(order) > 1 else lambda values: (pick(values),)
 
 
+class Statements:
+    """How one dialect writes a move: `for_move` gives the statements of one move's
+    transaction, and `commits` says whether it ends with a COMMIT or each statement commits
+    itself (autocommit)."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.insert_move = Prepared(_INSERT_MOVE, dialect, MOVE_COLUMNS)
+        self.save_clocks = Prepared(_SAVE_CLOCKS, dialect, CLOCK_COLUMNS)
+        self.combined = (Prepared(_MOVE_AND_CLOCKS, dialect, ())
+                         if dialect.name in ONE_STATEMENT_DIALECTS else None)
+        self.commits = self.combined is None
+        self.conversions = {**self.insert_move.conversions, **self.save_clocks.conversions,
+                            **(self.combined.conversions if self.combined else {})}
+
+    def for_move(self, values: dict[str, Any], clocks: bool) -> list[tuple[str, Any]]:
+        if not clocks:
+            return [(self.insert_move.sql, self.insert_move.parameters(values))]
+        if self.combined is not None:
+            return [(self.combined.sql, self.combined.parameters(values))]
+        return [(self.insert_move.sql, self.insert_move.parameters(values)),
+                (self.save_clocks.sql, self.save_clocks.parameters(values))]
+
+
 class MoveWriter:
     """Keeps one connection for moves. The lock keeps one transaction at a time on it, should
     the driver yield to another green thread mid-way (psycopg does; a SQLite write that
@@ -67,47 +104,49 @@ class MoveWriter:
         self._engine = engine
         self._lock = threading.Lock()
         self._raw: Any = None
-        self._prepared: tuple[Prepared, Prepared, dict[str, Callable[[Any], Any]]] | None = None
+        self._prepared: Statements | None = None
 
     def write(self, move: Mapping[str, Any], clocks: tuple[int, int] | None) -> None:
         """`move` has the MOVE_COLUMNS; `clocks`, when the game has them, is (black_ms,
         white_ms) as of this move, stored with the move's time as the turn's start."""
         with self._lock:
-            raw = self._connection()
-            insert_move, save_clocks, conversions = self._statements()
+            statements = self._statements()
+            raw = self._connection(statements)
             values = dict(move)
             if clocks is not None:
                 values["black_ms"], values["white_ms"] = clocks
-            for name, convert in conversions.items():
+            for name, convert in statements.conversions.items():
                 values[name] = convert(values[name])
-            statements = [(insert_move.sql, insert_move.parameters(values))]
-            if clocks is not None:
-                statements.append((save_clocks.sql, save_clocks.parameters(values)))
+            work = _executing(statements.for_move(values, clocks is not None),
+                              commit=statements.commits)
             try:
-                _atomically(raw.dbapi_connection, _executing(statements))
+                _atomically(raw.dbapi_connection, work)
             except BaseException:
                 # Rolled back by closing: the next move starts on a fresh connection.
                 self._raw = None
                 raw.invalidate()
                 raise
 
-    def _statements(self) -> tuple[Prepared, Prepared, dict[str, Callable[[Any], Any]]]:
+    def _statements(self) -> Statements:
         if self._prepared is None:
-            dialect = self._engine().dialect
-            insert_move = Prepared(_INSERT_MOVE, dialect, MOVE_COLUMNS)
-            save_clocks = Prepared(_SAVE_CLOCKS, dialect, CLOCK_COLUMNS)
-            conversions = {**insert_move.conversions, **save_clocks.conversions}
-            self._prepared = (insert_move, save_clocks, conversions)
+            self._prepared = Statements(self._engine().dialect)
         return self._prepared
 
-    def _connection(self) -> Any:
+    def _connection(self, statements: Statements) -> Any:
         if self._raw is None or not self._raw.is_valid:
             engine = self._engine()
             if not db_events.contains(engine, "engine_disposed", self._close):
                 # A checked-out connection outlives engine.dispose() (as tests call it): close
                 # it then, not whenever it is garbage-collected (psycopg warns about that).
                 db_events.listen(engine, "engine_disposed", self._close)
-            self._raw = engine.raw_connection()
+            raw = engine.raw_connection()
+            if not statements.commits:
+                # The connection is this writer's until it is invalidated, never back in the
+                # pool, so autocommit stays on it alone. Rolled back first: a driver refuses
+                # to change autocommit inside a transaction (no round trip when there is none).
+                raw.dbapi_connection.rollback()
+                raw.dbapi_connection.autocommit = True
+            self._raw = raw
         return self._raw
 
     def _close(self, _engine: Engine) -> None:
@@ -127,9 +166,10 @@ def _atomically(connection: Any, work: Callable[[Any], None]) -> None:
         atomically(work)
 
 
-def _executing(statements: list[tuple[str, Any]]) -> Callable[[Any], None]:
+def _executing(statements: list[tuple[str, Any]], commit: bool) -> Callable[[Any], None]:
     """The whole transaction as one function of the DBAPI connection, so that a wrapped
-    connection runs it in one call rather than one per statement."""
+    connection runs it in one call rather than one per statement. Without `commit` the
+    connection is in autocommit and each statement has committed when it returns."""
 
     def run(connection: Any) -> None:
         cursor = connection.cursor()
@@ -138,6 +178,7 @@ def _executing(statements: list[tuple[str, Any]]) -> Callable[[Any], None]:
                 cursor.execute(sql, parameters)
         finally:
             cursor.close()
-        connection.commit()
+        if commit:
+            connection.commit()
 
     return run
