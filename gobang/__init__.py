@@ -136,9 +136,9 @@ def _message_queue(url: str | None) -> dict[str, Any]:
 
         return {"message_queue": url,
                 "client_manager": BatchingRedisManager(url, channel="gobang-socketio")}
-    from gobang.sockets.fanout import PacedManager
+    from gobang.sockets.fanout import PacedEmits
 
-    return {"message_queue": None, "client_manager": PacedManager()}
+    return {"message_queue": None, "client_manager": PacedEmits()}
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -180,7 +180,8 @@ class SessionNamespace(Namespace):
         """Route events, refusing what a client cannot legitimately send: unknown events,
         and "connect"/"disconnect" sent as ordinary events to fake a (dis)connection. These
         run before Flask-SocketIO makes the event's request context, so they stay English."""
-        if event in ("connect", "disconnect"):
+        lifecycle = event in ("connect", "disconnect")
+        if lifecycle:
             sid = args[0] if args else None
             if not self._is_lifecycle(event, sid):
                 return ActionError("bad_request", f"'{event}' cannot be sent.").ack()
@@ -189,7 +190,8 @@ class SessionNamespace(Namespace):
                 return ActionError("rate_limited", "Too many unknown events.").ack()
             return ActionError("bad_request", f"Unknown event {str(event)[:40]!r}.").ack()
         try:
-            if self.turnstile is None or event in ("connect", "disconnect"):
+            # A connection's own arrival and departure are not queued behind the hall's events.
+            if self.turnstile is None or lifecycle:
                 return super().trigger_event(event, *args)
             with self.turnstile.turn():
                 return super().trigger_event(event, *args)

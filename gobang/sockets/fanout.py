@@ -20,14 +20,15 @@ SLICE = 64
 
 
 class PacedEmits(socketio.Manager):
-    """python-socketio's local emit, yielding between slices of a large audience."""
+    """python-socketio's local emit, yielding between slices of a large audience: the
+    manager of a single process, and the Redis manager's local delivery."""
 
     def emit(self, event: str, data: Any, namespace: str, room: Any = None,
              skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
-        recipients = list(self.get_participants(namespace, to or room)) if not callback else []
-        if len(recipients) <= SLICE:
+        if callback or self._audience(namespace, to or room) <= SLICE:
             return super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
                                 callback=callback, to=to, **kwargs)
+        recipients = list(self.get_participants(namespace, to or room))
         skipped = skip_sid if isinstance(skip_sid, list) else [skip_sid]
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         encoded = self.server.packet_class(packet.EVENT, namespace=namespace,
@@ -42,6 +43,8 @@ class PacedEmits(socketio.Manager):
                 self.server.sleep(0)
         return None
 
-
-class PacedManager(PacedEmits):
-    """The manager of a single process (no message queue)."""
+    def _audience(self, namespace: str, room: Any) -> int:
+        """How many a room holds, at most, without copying it: every move's emit asks."""
+        rooms = self.rooms.get(namespace, {})
+        named = room if hasattr(room, "__len__") and not isinstance(room, str) else [room]
+        return sum(len(rooms[name]) for name in named if name in rooms)

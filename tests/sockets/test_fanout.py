@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from socketio import packet
 
-from gobang.sockets.fanout import SLICE, PacedManager
+from gobang.sockets.fanout import SLICE, PacedEmits
 
 HALL = "/hall"
 
@@ -30,9 +30,9 @@ class Server:
         return [entry for entry in self.log if entry[0] == "send"]
 
 
-def manager_with(audience: int, room: str | None = None) -> tuple[PacedManager, Server]:
+def manager_with(audience: int, room: str | None = None) -> tuple[PacedEmits, Server]:
     server = Server()
-    manager = PacedManager()
+    manager = PacedEmits()
     manager.set_server(server)
     for n in range(audience):
         sid, eio_sid = f"s{n}", f"e{n}"
