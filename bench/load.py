@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -195,7 +196,12 @@ def _worker(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
     try:
         asyncio.run(_play(job, commands, results))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, never swallowed
-        results.put({"index": job.index, "fatal": f"{type(exc).__name__}: {exc}"})
+        # A bare TimeoutError says nothing of which wait ran out: name the bench's own lines.
+        where = [f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                 for f in traceback.extract_tb(exc.__traceback__)
+                 if Path(f.filename).parent == Path(__file__).parent]
+        results.put({"index": job.index,
+                     "fatal": f"{type(exc).__name__}: {exc} (at {' <- '.join(reversed(where))})"})
 
 
 async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
@@ -219,7 +225,7 @@ async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
         if job.login_burst:
             burst_users = [f"burst{job.index}x{i}" for i in range(job.login_burst)]
             await _gather_limited([login(http, job.url, name) for name in burst_users], 8)
-        await asyncio.wait_for(asyncio.gather(*(s.playing.wait() for s in seats)), 120)
+        await _all_playing(seats, 120)
         # Thousands of clients are thousands of long-lived objects: a full collection in the
         # middle of the run would pause this process and be counted as the server's latency.
         gc.freeze()
@@ -246,6 +252,19 @@ async def _play(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
         # A seat that followed `moved` holds another connection than the one it began with.
         rooms = {*clients, *(s.room for s in seats)}
         await asyncio.gather(*(c.disconnect() for c in rooms), return_exceptions=True)
+
+
+async def _all_playing(seats: list, timeout: float) -> None:
+    """Every seat's game started, or an error naming the first seats whose game did not."""
+    try:
+        await asyncio.wait_for(asyncio.gather(*(s.playing.wait() for s in seats)), timeout)
+    except TimeoutError:
+        waiting = [s for s in seats if not s.playing.is_set()]
+        described = "; ".join(
+            f"game {s.game_id} {s.color} moves {s.moves} dropped {s.dropped} "
+            f"connected {s.room.connected}" for s in waiting[:5])
+        raise RuntimeError(f"{len(waiting)} of {len(seats)} seats not playing after "
+                           f"{timeout:.0f} s: {described}") from None
 
 
 async def _gather_limited(coroutines: list, limit: int) -> list:
@@ -664,8 +683,12 @@ def games_pair(args, games: int, duration: float, every: float, workers: int,
     for kind in kinds:
         server = start_server(kind, args, {**FAST_HASH, **GAME_ENV, **(env or {})})
         try:
-            report = run_games(server, games, duration, every, workers, **kw,
-                               **((app_kw or {}) if kind == "app" else {}))
+            try:
+                report = run_games(server, games, duration, every, workers, **kw,
+                                   **((app_kw or {}) if kind == "app" else {}))
+            except Exception:
+                _keep_log(server)
+                raise
             report["server_log_tracebacks"] = server.log().count("Traceback")
             if kind == "cluster":
                 report["processes"] = args.processes
@@ -683,6 +706,13 @@ def games_pair(args, games: int, duration: float, every: float, workers: int,
             out[key] = {q: round(out["cluster"]["rtt_ms"][q] - out[baseline]["rtt_ms"][q], 2)
                         for q in ("p50", "p99")}
     return _with_ratios(out)
+
+
+def _keep_log(server) -> None:
+    """A failed run's server logs outlive the server's temporary directory."""
+    kept = Path(tempfile.mkdtemp(prefix="gobang-bench-failed-")) / "server.log"
+    kept.write_text(server.log())
+    print(f"bench: the server's log is kept in {kept}", file=sys.stderr)
 
 
 def _with_ratios(out: dict[str, Any]) -> dict[str, Any]:

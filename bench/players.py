@@ -167,7 +167,11 @@ class FollowsRematches:
         except Exception as exc:  # noqa: BLE001 - recorded, the bench goes on
             self.recorder.error(f"join after rematch: {exc}")
 
+    dropped: tuple[Any, ...] | None = None
+
     def _on_disconnect(self, *reason: Any) -> None:
+        # Before the run a drop is no error, but a seat that never starts says why.
+        self.dropped = reason
         if self.keep_playing():
             self.recorder.error(f"room disconnected: {reason}")
 

@@ -48,12 +48,22 @@ class RoomNamespace(SessionNamespace):
         game_id = id_field(data)
         self.play.homes.locate(game_id)
         previous = self.play.seating.joined_game(request.sid)
-        state, notices = self.play.seating.join(game_id, self.user_id(), request.sid)
+        # In the room before taking the seat, and the state read last: every event sent from
+        # here on reaches this connection, those before the answer are already in its state,
+        # and none can be sent between reading it and answering (nothing there waits on I/O).
+        # Read first, an opponent's arrival while this join waited on I/O was lost to it: the
+        # page kept "waiting" with the game begun.
+        join_room(game_room(game_id))
+        try:
+            notices = self.play.seating.join(game_id, self.user_id(), request.sid)
+        except Exception:
+            if previous != game_id:
+                leave_room(game_room(game_id))
+            raise
         if previous is not None and previous != game_id:
             leave_room(game_room(previous))
-        join_room(game_room(game_id))
         self.publish(notices)
-        return ok(state=state)
+        return ok(state=self.play.seating.state(game_id, self.user_id()))
 
     @acknowledged
     def on_place_stone(self, data: dict[str, Any]) -> dict[str, Any]:

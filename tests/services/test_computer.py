@@ -30,7 +30,7 @@ def seated(env, human):
     def start(color: str = "black", **choices):
         game_id, _ = env.computer.start(human, 1, color, **choices)
         live = env.play.table.get(game_id)
-        _, notices = env.play.seating.join(game_id, human.id, "sid-h")
+        notices = env.play.seating.join(game_id, human.id, "sid-h")
         assert "game_ready" in events(notices)
         made.append(live)
         return live

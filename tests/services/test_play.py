@@ -24,7 +24,7 @@ def started(env, users):
     black, white = users("black_bo", "white_wu")
     live, _ = env.play.factory.create(black, white, "freestyle")
     env.play.seating.join(live.game_id, black.id, "sid-b")
-    _, notices = env.play.seating.join(live.game_id, white.id, "sid-w")
+    notices = env.play.seating.join(live.game_id, white.id, "sid-w")
     assert "game_ready" in events(notices)
     return live, black, white
 
@@ -40,7 +40,7 @@ def play(env, live, black, white, moves):
 def test_a_game_waits_until_both_players_have_joined(env, users):
     black, white = users("black_bo", "white_wu")
     live, _ = env.play.factory.create(black, white, "freestyle")
-    _, notices = env.play.seating.join(live.game_id, black.id, "sid-b")
+    notices = env.play.seating.join(live.game_id, black.id, "sid-b")
     assert events(notices) == []
     with pytest.raises(ActionError) as refused:
         env.play.moves.place_stone(live.game_id, black.id, 7, 7)

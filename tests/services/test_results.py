@@ -98,7 +98,8 @@ def test_unfinished_games_are_restored_with_their_moves(app, two_users):
         assert restored.ruleset == "renju"
         assert restored.rules.to_move == "white"
         assert restored.clocks.snapshot(clock()) == clocks_before
-        state, _ = second.play.seating.join(live.game_id, two_users[1], "sid-w2")
+        second.play.seating.join(live.game_id, two_users[1], "sid-w2")
+        state = second.play.seating.state(live.game_id, two_users[1])
         assert state["status"] == "playing"
 
 
@@ -113,7 +114,8 @@ def test_a_game_without_a_clock_is_restored_without_one(app, two_users):
     with app.app_context():
         assert second.play.factory.restore() == 1
         restored = second.store.get_game(untimed.game_id)
-        state, _ = second.play.seating.join(untimed.game_id, two_users[0], "sid-b")
+        second.play.seating.join(untimed.game_id, two_users[0], "sid-b")
+        state = second.play.seating.state(untimed.game_id, two_users[0])
     assert (restored.clocks, restored.time_control) == (None, None)
     assert (state["clocks"], state["clock"]) == (None, None)
 

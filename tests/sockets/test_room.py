@@ -58,6 +58,32 @@ def test_game_ready_when_both_players_are_present(player, tick):
     assert {ready[0]["black"]["username"], ready[0]["white"]["username"]} == {"alice", "bob"}
 
 
+def test_an_opponent_arriving_while_a_join_waits_is_in_its_answer(player, tick, monkeypatch):
+    """A join waits on I/O after taking its seat (publishing through Redis, the database):
+    another join can run meanwhile. Its game_ready may reach this connection before the
+    answer, so the answer must not be older: a page applies the answer last."""
+    a, b = player("alice"), player("bob")
+    for p in (a, b):
+        p.emit("/hall", "start_match", {})
+    tick()
+    game_id = a.received("/hall", "match_found")[0]["game_id"]
+    b.room  # noqa: B018 - connected before the join below runs inside a's
+    room = socketio.server.namespace_handlers["/room"]
+    publish, answers = room.publish, []
+
+    def publish_while_the_opponent_joins(notices):
+        publish(notices)
+        if not answers:
+            answers.append(None)
+            answers.append(b.emit("/room", "join_game", {"game_id": game_id}))
+
+    monkeypatch.setattr(room, "publish", publish_while_the_opponent_joins)
+    first = a.emit("/room", "join_game", {"game_id": game_id})
+    assert answers[1]["state"]["status"] == "playing"
+    assert first["state"]["status"] == "playing"
+    assert first["state"]["to_move"] == "black"
+
+
 def test_move_before_opponent_arrives_is_refused(player, tick):
     a, b = player("alice"), player("bob")
     for p in (a, b):

@@ -37,28 +37,39 @@ class Seating:
         self.spectator_limiter = spectator_limiter
         self.bus = bus
 
-    def join(self, game_id: int, user_id: int, sid: str) -> tuple[dict[str, Any], list[Notice]]:
-        """The game's state for this connection, as player or spectator; a connection that
-        was at another game leaves it."""
+    def join(self, game_id: int, user_id: int, sid: str) -> list[Notice]:
+        """Seat this connection at the game, as player or spectator; a connection that was at
+        another game leaves it. Its state is read apart, by `state`, once nothing is left to
+        wait on: see the room namespace's join."""
         self._check_spectator_pace(game_id, user_id, sid)
         notices = self._leave_previous(sid, game_id)
         live = self.table.get(game_id)
         if live is None:
-            state = _finished_state(game_id, user_id)
+            _finished_row(game_id)
             self.attendance.seat(sid, game_id, user_id)
-        else:
+            return notices
+        with live.lock:
+            color = live.color_of(user_id)
+            self.attendance.seat(sid, game_id, user_id)
+            if color is None:
+                live.spectators.add(sid)
+                return [*notices, _spectators(live)]
+            return notices + self._player_arrives(live, color, sid)
+
+    def state(self, game_id: int, user_id: int) -> dict[str, Any]:
+        """The game as this user sees it now. What is read from memory is read last, with
+        nothing after it that waits on I/O, so that no event can be sent between the reading
+        and the answer: the database is done with first."""
+        live = self.table.get(game_id)
+        state = _stored(game_id, user_id) if live is None else {}
+        # Handing the connection back to the pool waits on the database.
+        db.session.close()
+        if live is not None:
             with live.lock:
-                color = live.color_of(user_id)
-                self.attendance.seat(sid, game_id, user_id)
-                if color is None:
-                    live.spectators.add(sid)
-                    notices.append(_spectators(live))
-                else:
-                    notices += self._player_arrives(live, color, sid)
-                state = live.state(color or "spectator", self.clock())
+                state = live.state(live.color_of(user_id) or "spectator", self.clock())
         state["chat"] = self.chat.history(game_id)
         state["rematch_offers"] = self.rematches.open_offers(game_id)
-        return state, notices
+        return state
 
     def leave(self, sid: str) -> list[Notice]:
         """A /room connection went away (closed, or left for another game)."""
@@ -141,13 +152,18 @@ class Seating:
                             clocks=self.table.clocks(live), abort_seconds=live.abort_left(now))]
 
 
-def _finished_state(game_id: int, user_id: int) -> dict[str, Any]:
-    row = db.session.get(Game, game_id)
-    if row is None:
-        raise ActionError("not_found", gettext("There is no such game."))
+def _stored(game_id: int, user_id: int) -> dict[str, Any]:
+    row = _finished_row(game_id)
     state = stored_state(row)
     state["you"] = row.color_of(user_id) or "spectator"
     return state
+
+
+def _finished_row(game_id: int) -> Game:
+    row = db.session.get(Game, game_id)
+    if row is None:
+        raise ActionError("not_found", gettext("There is no such game."))
+    return row
 
 
 def _spectators(live: LiveGame) -> Notice:
