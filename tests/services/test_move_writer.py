@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -103,3 +105,83 @@ def test_on_postgresql_a_move_is_one_round_trip_and_committed(app, game_id, writ
     moves, stored_clocks = stored(app, game_id)
     assert [m[0] for m in moves] == [1, 2]
     assert stored_clocks == ((998, 1998, WHEN) if clocks else stored_clocks[:2] + (None,))
+
+
+@pytest.fixture
+def games(app):
+    return [start_game(app, add_user(app, f"b{i}"), add_user(app, f"w{i}")) for i in range(3)]
+
+
+def _together(app, writes: list[tuple[int, int]]) -> list[BaseException | None]:
+    """Each (game, number) written from a thread of its own while the connection is busy,
+    then the connection freed: the moves go in one write. Each thread's error."""
+    busy = threading.Lock()
+    errors: list[BaseException | None] = [None] * len(writes)
+    with app.app_context():
+        writer = MoveWriter(lambda: db.engine, lock=busy)
+
+    def run(index: int, game_id: int, number: int) -> None:
+        with app.app_context():
+            try:
+                writer.write({"game_id": game_id, "number": number, "row": 7, "col": index,
+                              "color": "black", "created_at": WHEN}, (900 + index, 800))
+            except Exception as error:  # noqa: BLE001 - each thread's outcome is asserted
+                errors[index] = error
+
+    threads = [threading.Thread(target=run, args=(i, *w)) for i, w in enumerate(writes)]
+    with busy:
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while writer.queued() < len(writes) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert writer.queued() == len(writes)
+    for thread in threads:
+        thread.join(10)
+    return errors
+
+
+def test_moves_waiting_for_the_connection_are_written_together(app, games):
+    errors = _together(app, [(game_id, 1) for game_id in games])
+    assert errors == [None, None, None]
+    for index, game_id in enumerate(games):
+        moves, clocks = stored(app, game_id)
+        assert [m[:3] for m in moves] == [(1, 7, index)]
+        assert clocks == (900 + index, 800, WHEN)
+
+
+def test_a_refused_move_in_a_batch_is_refused_alone(app, games, write):
+    write(games[0], 1)
+    with app.app_context():
+        refused = db.engine.dialect.loaded_dbapi.IntegrityError
+    errors = _together(app, [(games[0], 1), (games[1], 1), (games[2], 1)])
+    assert isinstance(errors[0], refused)
+    assert errors[1:] == [None, None]
+    assert [len(stored(app, game_id)[0]) for game_id in games] == [1, 1, 1]
+
+
+def test_on_postgresql_moves_written_together_are_one_round_trip(app, games, tmp_path):
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("the one-statement write is PostgreSQL's (GOBANG_TEST_DATABASE_URL)")
+    trace = tmp_path / "libpq.trace"
+    tracing: list[tuple[Any, Any]] = []
+
+    def trace_on_checkout(connection: Any, *_: Any) -> None:
+        out = trace.open("w")
+        tracing.append((connection, out))
+        connection.pgconn.trace(out.fileno())
+
+    with app.app_context():
+        db_events.listen(db.engine, "checkout", trace_on_checkout)
+    try:
+        errors = _together(app, [(game_id, 1) for game_id in games])
+    finally:
+        with app.app_context():
+            db_events.remove(db.engine, "checkout", trace_on_checkout)
+        for connection, out in tracing:
+            connection.pgconn.untrace()
+            out.close()
+    assert errors == [None, None, None]
+    # The connection's set-up (a ROLLBACK to turn autocommit on costs none) and one write.
+    assert _round_trips(trace) == 1
