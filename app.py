@@ -322,6 +322,9 @@ def _capped_per_address(protocol, per_address: int, closes: Callable[[], None]):
             try:
                 super().finish()
             finally:
+                # eventlet's environ holds a function that holds this protocol, which holds
+                # the environ: a cycle per connection, left for a full collection.
+                self.environ = None
                 closes()
 
     return CappedProtocol
