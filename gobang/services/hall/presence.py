@@ -84,13 +84,14 @@ class Presence:
         status = QUEUED if self.matcher.is_queued(player["id"]) else IDLE
         return {**player, "status": status, "game_id": None}
 
-    def players(self) -> list[dict[str, Any]]:
+    def players(self, live: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """Everyone online, without status (a snapshot: safe to read while others arrive):
         those in the hall or on another page of the site, and the players of every live game,
         who are on its page and not in the hall but are still online, playing, and worth a
-        Watch link."""
+        Watch link. `live`: the live games' summaries, when the caller has just read them
+        (with several processes each read decodes every process's games)."""
         online = {**self.state.page_players(), **self.state.hall_players()}
-        for game in self.games.summaries():
+        for game in self.games.summaries() if live is None else live:
             for player in (game["black"], game["white"]):
                 online.setdefault(player["id"], player)
         return list(online.values())

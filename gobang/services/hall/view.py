@@ -87,7 +87,9 @@ class HallView:
             return []
         self._due = now + self.interval
         live = self.games.summaries()
-        counts, players, games = self._counts(live), self._players(), self._games(live)
+        online = self.presence.players(live)
+        counts, players = self._counts(live, online), self._players(online)
+        games = self._games(live)
         before = self._last_sent()
         update: dict[str, Any] = {
             "players": _difference(before.players, players),
@@ -102,18 +104,18 @@ class HallView:
                                "games": list(games.values())})
         return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL)]
 
-    def _counts(self, live: list[Entry]) -> dict[str, Any]:
+    def _counts(self, live: list[Entry], online: list[Entry]) -> dict[str, Any]:
         """Waiting players by pool, every pool named (`freestyle/300+3`), empty ones too: the
         page's quick-pairing grid shows each. Playing: both seats of each live game."""
         waiting = Counter(pool_name(e.ruleset, e.clock) for e in self.matcher.queued())
         playing = 2 * len(live)
-        return {"online": len(self.presence.players()), "playing": playing,
+        return {"online": len(online), "playing": playing,
                 "waiting": {name: waiting[name] for name in self.pools.names(RULESETS)}}
 
-    def _players(self) -> dict[int, Entry]:
+    def _players(self, online: list[Entry]) -> dict[int, Entry]:
         """The highest scores first, then the lowest id: a stable order that keeps the
         strongest players on show and changes only when a score does."""
-        top = heapq.nsmallest(self.sizes.players, self.presence.players(),
+        top = heapq.nsmallest(self.sizes.players, online,
                               key=lambda p: (-p["score"], p["id"]))
         return {p["id"]: self.presence.entry(p) for p in top}
 
