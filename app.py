@@ -211,7 +211,7 @@ def serve(server_app, host: str, port: int) -> None:
     _ping_on_timers()
     _unmask_in_one_piece()
     _read_a_slice_per_poll(server_app.config["READY_SOCKETS_PER_POLL"])
-    closes = _collect_after_closes()
+    closes = _trim_after_closes()
     # Behind a proxy every connection comes from it: the proxy caps instead (deploy/nginx/).
     # Load tests, with rate limits off, connect thousands of players from one address.
     capped = server_app.config["RATELIMIT_ENABLED"] and not server_app.config["PROXY_FIX"]
@@ -330,20 +330,22 @@ def _capped_per_address(protocol, per_address: int, closes: Callable[[], None]):
     return CappedProtocol
 
 
-# Full collections after this many connections ended; see _collect_after_closes.
-COLLECT_AFTER_CLOSES = 1_000
+# The heap is trimmed after this many connections ended; see _trim_after_closes.
+TRIM_AFTER_CLOSES = 1_000
 
 
-def _collect_after_closes(every_seconds: float = 5.0) -> Callable[[], None]:
-    """With full collections a hundred times rarer (_calm_garbage_collector), what thousands
-    of abandoned connections leave in reference cycles waited for one, and memory grew round
-    after round of them (107 -> 378 MiB). A green thread runs a full collection, then gives
-    the freed heap back, once COLLECT_AFTER_CLOSES connections have ended and the closing has
-    stopped: collecting while a crowd is still leaving kept the rest of it in the heap (RSS
-    157 MiB against 134 after 2,000 drops, bench/attacks.py memory). Steady churn that never
-    stops collects every tenfold as many closes. Off the path of any request, and rare, since
-    each is a pause for every game. Returns the function that counts a close."""
-    import gc
+def _trim_after_closes(every_seconds: float = 5.0) -> Callable[[], None]:
+    """What a crowd of closed connections freed goes back to the system: once
+    TRIM_AFTER_CLOSES connections have ended and the closing has stopped (or at tenfold as
+    many under churn that never stops), a green thread clears the method cache and trims the
+    C heap, then trims again for a few rounds after. Returns the function that counts a close.
+
+    It ran a full collection first while closed connections left reference cycles
+    (sockets/sessions.py, app.py's CappedProtocol); with full collections a hundred times
+    rarer (_calm_garbage_collector) memory grew round after round of them (107 -> 378 MiB).
+    Those cycles are gone, and the collection was a pause for every game, 0.6-0.76 s with
+    1,000 games on a process (docs/performance.md); bench/attacks.py memory reads 122-135 MB
+    with the trim alone, 122-133 with the collection before it."""
     import sys
 
     import eventlet
@@ -354,34 +356,33 @@ def _collect_after_closes(every_seconds: float = 5.0) -> Callable[[], None]:
     def count() -> None:
         closed[0] += 1
 
-    def collect_when_due() -> None:
+    def trim_when_due() -> None:
         last = trims_left = 0
         while True:
             eventlet.sleep(every_seconds)
             now = closed[0]
             settled, last = now == last, now
-            if now >= COLLECT_AFTER_CLOSES and (settled or now >= 10 * COLLECT_AFTER_CLOSES):
+            if now >= TRIM_AFTER_CLOSES and (settled or now >= 10 * TRIM_AFTER_CLOSES):
                 closed[0] = last = 0
                 # The method cache holds the attribute names it last looked up, strings
                 # made per connection ('on_' + event) that would each pin an arena.
                 sys._clear_type_cache()
-                gc.collect()
                 give_back()
                 trims_left = 3
             elif trims_left:
-                # What is freed after the collection (by connections ended later, timers
-                # still pending) stays in the C heap until a trim: without these, one round
-                # of bench/attacks.py memory read 173 MB 30 s after, the others 121-135.
+                # What is freed later (connections still closing, timers still pending)
+                # stays in the C heap until a trim: without these, one round of
+                # bench/attacks.py memory read 173 MB 30 s after, the others 121-135.
                 trims_left -= 1
                 give_back()
 
-    eventlet.spawn_n(collect_when_due)
+    eventlet.spawn_n(trim_when_due)
     return count
 
 
 def _heap_trimmer() -> Callable[[], None]:
-    """glibc's malloc_trim(0): what the collection freed outside Python's own arenas (saved
-    green thread stacks, socket buffers) goes back to the system instead of staying in the
+    """glibc's malloc_trim(0): what was freed outside Python's own arenas (saved green thread
+    stacks, socket buffers) goes back to the system instead of staying in the
     heap's free lists. Does nothing where the C library has no such call."""
     import ctypes
     import ctypes.util
