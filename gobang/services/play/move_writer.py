@@ -148,6 +148,7 @@ class MoveWriter:
     def __init__(self, engine: Callable[[], Engine], lock: Any = None) -> None:
         self._engine = engine
         self._lock = lock or threading.Lock()
+        self._queue_lock = threading.Lock()
         self._raw: Any = None
         self._prepared: Statements | None = None
         self._waiting: list[_Waiting] = []
@@ -160,10 +161,14 @@ class MoveWriter:
         if clocks is not None:
             values["black_ms"], values["white_ms"] = clocks
         mine = _Waiting(values, clocks is not None)
-        self._waiting.append(mine)
+        # Native threads (`flask run`) may switch between reading the list and appending to
+        # it: the queue has a lock of its own, never held across I/O.
+        with self._queue_lock:
+            self._waiting.append(mine)
         with self._lock:
             if not mine.done and mine.error is None:
-                batch, self._waiting = self._waiting, []
+                with self._queue_lock:
+                    batch, self._waiting = self._waiting, []
                 self._write(batch)
         if mine.error is not None:
             raise mine.error
@@ -173,25 +178,26 @@ class MoveWriter:
         return len(self._waiting)
 
     def _write(self, batch: list[_Waiting]) -> None:
+        """Every move of `batch` ends done or with its error, whatever happens here."""
         try:
             self._transaction(batch)
         except Exception as error:
             if len(batch) == 1:
                 batch[0].error = error
-                return
-            # Which move the database refused (a second move of the same number, from a
-            # process that lost its game) is learnt by writing each alone.
-            for waiting in batch:
-                self._write([waiting])
-        except BaseException:
-            # This caller was stopped mid-way (its green thread killed): the moves it took
-            # along are not known to be saved, and their players are told to try again.
-            for waiting in batch:
-                waiting.error = RuntimeError("the write that took this move along stopped")
-            raise
+            else:
+                # Which move the database refused (a second move of the same number, from a
+                # process that lost its game) is learnt by writing each alone.
+                for waiting in batch:
+                    self._write([waiting])
         else:
             for waiting in batch:
                 waiting.done = True
+        finally:
+            for waiting in batch:
+                if not waiting.done and waiting.error is None:
+                    # This caller was stopped mid-way (its green thread killed): the moves it
+                    # took along are not known to be saved; their players are told to retry.
+                    waiting.error = RuntimeError("the write that took this move along stopped")
 
     def _transaction(self, batch: list[_Waiting]) -> None:
         statements = self._statements()
