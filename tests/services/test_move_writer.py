@@ -125,7 +125,7 @@ def _together(app, writes: list[tuple[int, int]]) -> list[BaseException | None]:
             try:
                 writer.write({"game_id": game_id, "number": number, "row": 7, "col": index,
                               "color": "black", "created_at": WHEN}, (900 + index, 800))
-            except Exception as error:  # noqa: BLE001 - each thread's outcome is asserted
+            except BaseException as error:  # noqa: BLE001 - each thread's outcome is asserted
                 errors[index] = error
 
     threads = [threading.Thread(target=run, args=(i, *w)) for i, w in enumerate(writes)]
@@ -185,3 +185,45 @@ def test_on_postgresql_moves_written_together_are_one_round_trip(app, games, tmp
     assert errors == [None, None, None]
     # The connection's set-up (a ROLLBACK to turn autocommit on costs none) and one write.
     assert _round_trips(trace) == 1
+
+
+class Stopped(BaseException):
+    """What a killed green thread raises where it waits (eventlet's GreenletExit)."""
+
+
+class _StoppedMidWrite:
+    """A pooled connection whose statements stop their caller, as a kill during the write."""
+
+    is_valid = True
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.dbapi_connection = self
+
+    def cursor(self) -> _StoppedMidWrite:
+        return self
+
+    def execute(self, *_: Any) -> None:
+        raise Stopped
+
+    def close(self) -> None:
+        pass
+
+    def rollback(self) -> None:
+        pass
+
+    def invalidate(self, *_: Any) -> None:
+        self.real.invalidate()
+
+
+def test_moves_taken_along_by_a_stopped_write_are_refused_not_lost(app, games, monkeypatch):
+    with app.app_context():
+        engine = db.engine
+    real = engine.raw_connection
+    monkeypatch.setattr(engine, "raw_connection", lambda: _StoppedMidWrite(real()))
+    errors = _together(app, [(game_id, 1) for game_id in games])
+    monkeypatch.undo()
+    # The one whose write was stopped stops; the two it took along are told, not left waiting
+    # or told their moves were saved.
+    assert sorted(type(e).__name__ for e in errors) == ["RuntimeError", "RuntimeError", "Stopped"]
+    assert [stored(app, game_id)[0] for game_id in games] == [[], [], []]
