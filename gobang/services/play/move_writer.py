@@ -160,6 +160,10 @@ class MoveWriter:
         values = dict(move)
         if clocks is not None:
             values["black_ms"], values["white_ms"] = clocks
+        # Converted once, here: a refused batch writes the same values again a move at a time.
+        for name, convert in self._statements().conversions.items():
+            if name in values:
+                values[name] = convert(values[name])
         mine = _Waiting(values, clocks is not None)
         # Native threads (`flask run`) may switch between reading the list and appending to
         # it: the queue has a lock of its own, never held across I/O.
@@ -202,13 +206,7 @@ class MoveWriter:
     def _transaction(self, batch: list[_Waiting]) -> None:
         statements = self._statements()
         raw = self._connection(statements)
-        moves = []
-        for waiting in batch:
-            values = dict(waiting.values)
-            for name, convert in statements.conversions.items():
-                if name in values:
-                    values[name] = convert(values[name])
-            moves.append((values, waiting.clocks))
+        moves = [(waiting.values, waiting.clocks) for waiting in batch]
         work = _executing(statements.for_moves(moves), commit=statements.commits)
         try:
             _atomically(raw.dbapi_connection, work)
