@@ -10,6 +10,11 @@ from typing import Any
 from flask import request, session
 from flask_babel import gettext
 from flask_login import current_user
+
+# python-socketio sends a refusal's reason only from its own ConnectionRefusedError; Python's
+# built-in one of the same name reaches the client as "Connection refused by server", and the
+# pages retry only a refusal that says `unavailable`.
+from flask_socketio import ConnectionRefusedError as Refused
 from flask_socketio import Namespace
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
@@ -203,7 +208,7 @@ class SessionNamespace(Namespace):
             log.warning("store unreachable", extra={"fields": {
                 "event": event, "error": type(error).__name__}})
             if event == "connect":
-                raise ConnectionRefusedError("unavailable") from None  # pages retry this one
+                raise Refused("unavailable") from None  # pages retry this one
             return None
 
     def _is_lifecycle(self, event: str, sid: str | None) -> bool:
@@ -232,7 +237,7 @@ class SessionNamespace(Namespace):
 
     def admit(self) -> User:
         if not current_user.is_authenticated:
-            raise ConnectionRefusedError("unauthorized")
+            raise Refused("unauthorized")
         self._users[request.sid] = current_user.id
         return current_user._get_current_object()
 

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text
 
 from tests.support.cluster import owner_of
 from tests.support.games import BLACK_FIVE
-from tests.support.live import wait_until
+from tests.support.live import LiveClient, wait_until
 
 pytestmark = [pytest.mark.live]
 
@@ -232,3 +232,23 @@ def test_both_players_joining_a_handed_out_game_at_once_on_one_process_start_it(
     for room in rooms:
         assert room.wait_for("game_ready", timeout=10)["to_move"] == "black"
     assert owner_of(cluster.redis, game_id) == "p2"
+
+
+def test_a_connection_while_redis_is_down_is_refused_as_unavailable_and_then_admitted(cluster):
+    p1 = cluster.servers[0]
+    http = cluster.user("ann")
+    cluster.redis.stop()
+    try:
+        refused = LiveClient("/hall")
+        reasons: list[dict] = []
+        refused.on("connect_error", reasons.append, namespace="/hall")
+        cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            refused.connect(p1.url, namespaces=["/hall"], headers={"Cookie": cookie},
+                            transports=["websocket"], wait_timeout=10)
+    finally:
+        cluster.redis.start()
+    # What the pages retry on: the server is up, its shared store is not yet.
+    assert reasons == [{"message": "unavailable"}]
+    hall = p1.connect(http, "/hall")
+    assert hall.wait_for("hello")["me"]["username"] == "ann"

@@ -94,12 +94,15 @@ def test_fuzzed_events_are_refused_and_change_nothing(live_server):
     assert requests.get(live_server.url + "/healthz", timeout=5).ok
 
 
-def test_anonymous_connections_are_refused(live_server):
-    for namespace in ("/hall", "/room"):
-        client = LiveClient(namespace)
-        with pytest.raises(socketio.exceptions.ConnectionError):
-            client.connect(live_server.url, namespaces=[namespace], transports=["websocket"],
-                           wait_timeout=5)
+@pytest.mark.parametrize("namespace", ["/hall", "/room"])
+def test_anonymous_connections_are_refused_as_unauthorized(live_server, namespace):
+    client = LiveClient(namespace)
+    reasons: list[dict] = []
+    client.on("connect_error", reasons.append, namespace=namespace)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(live_server.url, namespaces=[namespace], transports=["websocket"],
+                       wait_timeout=5)
+    assert reasons == [{"message": "unauthorized"}]
 
 
 def test_oversized_message_closes_only_that_connection(live_server):
