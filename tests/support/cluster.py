@@ -8,7 +8,9 @@ pass).
 
 from __future__ import annotations
 
+import math
 import os
+import resource
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -34,6 +36,24 @@ def require_postgres(databases: Databases) -> None:
         missing("several processes need PostgreSQL: run under .ci/with-postgres", REQUIRE_ENV)
 
 
+def nginx_workers(connections: int, hard_limit: int | None = None) -> tuple[int, int]:
+    """nginx workers for `connections` at once, and the connections each may hold.
+
+    Each proxied websocket holds two connections, and two descriptors, in the worker that
+    accepted it, and a worker cannot hold more descriptors than the hard limit on open files
+    (raising it needs a privilege containers often lack: nginx logs `setrlimit ... failed`).
+    With `reuseport` the kernel spreads new connections over the workers by a hash, not
+    evenly, so each is planned to fill only half of what it may hold."""
+    if hard_limit is None:
+        hard_limit = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard_limit == resource.RLIM_INFINITY:
+        return 1, connections
+    per_worker = hard_limit - 64
+    if connections <= per_worker:
+        return 1, connections
+    return math.ceil(connections / (per_worker // 2)), per_worker
+
+
 def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int],
                          worker_connections: int = 1024) -> str:
     user = "user root;\n" if os.geteuid() == 0 else ""
@@ -44,12 +64,13 @@ def cluster_nginx_config(prefix: Path, port: int, app_ports: list[int],
             proxy_pass http://127.0.0.1:{p}/socket.io/;
             include {DEPLOY / "gobang-process.conf"};
         }}""" for n, p in enumerate(app_ports, start=1))
-    # Each proxied websocket holds two connections (and two descriptors) in the one worker.
-    return f"""{user}worker_processes 1;
-worker_rlimit_nofile {worker_connections + 64};
+    workers, per_worker = nginx_workers(worker_connections)
+    reuseport = " reuseport" if workers > 1 else ""
+    return f"""{user}worker_processes {workers};
+worker_rlimit_nofile {per_worker + 64};
 pid {prefix / "nginx.pid"};
 error_log {prefix / "error.log"} info;
-events {{ worker_connections {worker_connections}; }}
+events {{ worker_connections {per_worker}; }}
 http {{
     access_log {prefix / "access.log"};
 {_temp_paths(prefix)}
@@ -57,7 +78,7 @@ http {{
 {servers}
     }}
     server {{
-        listen 127.0.0.1:{port};
+        listen 127.0.0.1:{port}{reuseport};
 {own}
         include {DEPLOY / "gobang-proxy.conf"};
     }}
