@@ -11,7 +11,7 @@ import pytest
 
 from gobang.rules import Game
 from gobang.services.cluster.directory import SoleDirectory
-from gobang.services.cluster.hall_state import HALL_PLAYERS, redis_hall_state
+from gobang.services.cluster.hall_state import HALL_PLAYERS, DecodedPlayers, redis_hall_state
 from gobang.services.cluster.leases import RedisLeases
 from gobang.services.cluster.processes import PROCESSES
 from gobang.services.cluster.redis_store import RedisStore
@@ -196,3 +196,26 @@ def test_a_dead_processes_games_leave_the_list_within_its_lease(process):
     dying.state.games.publish()
     assert [g["game_id"] for g in living.state.games.summaries()] == [7]
     until(lambda: living.state.games.summaries() == [], SHORT + 1, living)
+
+
+def test_decoded_players_are_read_from_their_json():
+    decoded = DecodedPlayers()
+    assert decoded.decode({b"7": b'{"id": 7, "score": 1200}'}) == {7: {"id": 7, "score": 1200}}
+
+
+def test_an_entry_whose_bytes_did_not_change_is_not_decoded_again():
+    decoded = DecodedPlayers()
+    first = decoded.decode({b"7": b'{"id": 7}'})[7]
+    assert decoded.decode({b"7": b'{"id": 7}', b"8": b'{"id": 8}'})[7] is first
+
+
+def test_an_entry_whose_bytes_changed_is_decoded_anew():
+    decoded = DecodedPlayers()
+    decoded.decode({b"7": b'{"id": 7, "score": 1200}'})
+    assert decoded.decode({b"7": b'{"id": 7, "score": 1216}'}) == {7: {"id": 7, "score": 1216}}
+
+
+def test_an_entry_gone_from_the_hash_is_gone_from_the_next_read():
+    decoded = DecodedPlayers()
+    decoded.decode({b"7": b'{"id": 7}', b"8": b'{"id": 8}'})
+    assert decoded.decode({b"8": b'{"id": 8}'}) == {8: {"id": 8}}

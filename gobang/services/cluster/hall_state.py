@@ -66,6 +66,8 @@ class RedisPresence:
         # user leave Redis as they leave the sids.
         self._lock = threading.Lock()
         self._pages = PageSids()
+        self._hall_decoded = DecodedPlayers()
+        self._pages_decoded = DecodedPlayers()
 
     def hall_add(self, user_id: int, player: Player) -> None:
         self.client.hset(HALL_PLAYERS, str(user_id), json.dumps(player))
@@ -75,11 +77,11 @@ class RedisPresence:
 
     def hall_players(self) -> dict[int, Player]:
         here = set(self.store.connected_users(Namespace.HALL))
-        found = {int(u): p for u, p in self.client.hgetall(HALL_PLAYERS).items()}
+        found = self._hall_decoded.decode(self.client.hgetall(HALL_PLAYERS))
         stale = [u for u in found if u not in here]
         if stale:
             self._prune(keys=[HALL_PLAYERS, connections_key(Namespace.HALL)], args=stale)
-        return {u: json.loads(p) for u, p in found.items() if u in here}
+        return {u: p for u, p in found.items() if u in here}
 
     def page_add(self, user_id: int, sid: str, player: Player) -> None:
         with self._lock:
@@ -111,7 +113,7 @@ class RedisPresence:
             for key in self._everyones():
                 pipe.hgetall(key)
             found = pipe.execute()
-        return {int(u): json.loads(p) for each in found for u, p in each.items()}
+        return self._pages_decoded.decode({u: p for each in found for u, p in each.items()})
 
     @property
     def _own(self) -> str:
@@ -119,6 +121,29 @@ class RedisPresence:
 
     def _everyones(self) -> list[str]:
         return self.processes.keys("page_players", self.processes.alive())
+
+
+class DecodedPlayers:
+    """A hash of JSON players decoded, remembering each entry's bytes and decoded form until
+    the next read: the leader reads everyone online every second for the hall view, and
+    decoding 20,000 entries anew took longer than reading them (docs/performance.md).
+    Readers get shared dicts and must not change them (the view copies what it sends)."""
+
+    def __init__(self) -> None:
+        self._last: dict[bytes, tuple[bytes, Player]] = {}
+
+    def decode(self, found: dict[bytes, bytes]) -> dict[int, Player]:
+        last, kept = self._last, {}
+        players: dict[int, Player] = {}
+        for user, raw in found.items():
+            known = last.get(user)
+            if known is None or known[0] != raw:
+                known = (raw, json.loads(raw))
+            kept[user] = known
+            players[int(user)] = known[1]
+        # Replaced whole, never changed in place: a read on another green thread keeps its own.
+        self._last = kept
+        return players
 
 
 class RedisChallenges:
