@@ -61,23 +61,33 @@ async def _register(http, url: str, index: int, count: int) -> list[str]:
 
 
 async def _connect_checked(http, url: str, cookies: list[str], rate: float = 0.0,
-                           namespace: str = "/hall") -> tuple[list[HallIdler], list]:
+                           namespace: str = "/hall",
+                           retries: Counter | None = None) -> tuple[list[HallIdler], list]:
     """Connect every cookie's player to the namespace, at most `rate` new connections a
-    second (0: as fast as 50 at a time allow)."""
+    second (0: as fast as 50 at a time allow). A connection refused as `unavailable` is tried
+    again a second later, as the pages do, at most UNAVAILABLE_TRIES times."""
     idlers = [HallIdler(http, url, cookie, namespace) for cookie in cookies]
+    retries = Counter() if retries is None else retries
     start = time.monotonic()
 
-    async def one(number: int, idler: HallIdler) -> str | None:
+    async def one(number: int) -> str | None:
         if rate:
             await asyncio.sleep(max(0.0, start + number / rate - time.monotonic()))
-        try:
-            await idler.connect()
-        except Exception as exc:  # noqa: BLE001 - counted as an error
-            return f"{type(exc).__name__}: {exc}"
-        return None
+        for _ in range(UNAVAILABLE_TRIES):
+            try:
+                await idlers[number].connect()
+                return None
+            except Exception as exc:  # noqa: BLE001 - counted as an error
+                failure = f"{type(exc).__name__}: {exc}"
+            if '"unavailable"' not in failure:
+                return failure
+            retries["unavailable"] += 1
+            idlers[number] = HallIdler(http, url, cookies[number], namespace)
+            await asyncio.sleep(1.0)
+        return failure
 
     failures = [f for f in await _gather_limited(
-        [one(n, i) for n, i in enumerate(idlers)], 50) if f]
+        [one(n) for n in range(len(idlers))], 50) if f]
     return idlers, failures
 
 
@@ -88,8 +98,10 @@ async def _idle(url: str, index: int, count: int, commands: mp.Queue,
         results.put({"index": index, "registered": len(cookies)})
         await _command(commands)
         start = time.monotonic()
-        idlers, failures = await _connect_checked(http, url, cookies, rate, namespace)
+        retries: Counter = Counter()
+        idlers, failures = await _connect_checked(http, url, cookies, rate, namespace, retries)
         results.put({"index": index, "connected": len(idlers) - len(failures),
+                     "unavailable_retries": retries["unavailable"],
                      "connect_s": time.monotonic() - start, "failures": failures[:5],
                      "failed": len(failures),
                      "last_connected_at": max((i.connected_at for i in idlers), default=0.0),
@@ -201,6 +213,8 @@ async def _matching(url: str, index: int, count: int, commands: mp.Queue,
 
 
 _HALL_WORKERS = {"idle": _idle, "matching": _matching}
+# How often a connection refused as `unavailable` is tried (the pages never stop trying).
+UNAVAILABLE_TRIES = 10
 
 
 def _start_workers(kind: str, url: str, total: int, workers: int, rate: float = 0.0,
@@ -279,6 +293,7 @@ def scenario_idle(args) -> dict[str, Any]:
         "namespace": namespace, "connections": total, "connected": ok, "rate": args.rate,
         "still_open_at_end": still_open, "hold_s": hold,
         "connect_s": round(max(c["connect_s"] for c in connected), 1),
+        "unavailable_retries": sum(c["unavailable_retries"] for c in connected),
         "errors": (total - ok) + (ok - still_open),
         "error_samples": [f for c in connected for f in c["failures"]][:3]
         + [h["result"]["closed"] for h in held if h["result"]["closed"]][:2],

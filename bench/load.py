@@ -188,6 +188,7 @@ class Job:
     burst_at: float = 0.0  # seconds after the start
     drain: float = DRAIN_SECONDS  # seconds after the end for the last moves to arrive
     levels: tuple[int, ...] = ()  # computer: the levels, given to the players in turn
+    lean: bool = False  # bench/lean_client.py's clients instead of python-socketio's
 
 
 def _worker(job: Job, commands: mp.Queue, results: mp.Queue) -> None:
@@ -282,7 +283,7 @@ async def _seat_relay(http, job: Job, recorder, pace, keep_playing):
     for number in range(job.games):
         game_id = job.index * 100_000 + number + 1
         for _color in ("black", "white"):
-            room = sio_client(http)
+            room = sio_client(http, lean=job.lean)
             seat = Seat(room, recorder, pace, keep_playing)
             await open_client(room, job.url, ["/room"])
             await seat.join(game_id)
@@ -302,7 +303,7 @@ async def _seat_app(http, job: Job, recorder, pace, keep_playing):
         found: list[asyncio.Future] = []
         halls = []
         for cookie in cookies:
-            hall = sio_client(http, cookie)
+            hall = sio_client(http, cookie, lean=job.lean)
             future = asyncio.get_running_loop().create_future()
             hall.on("match_found", _resolver(future), namespace="/hall")
             found.append(future)
@@ -315,9 +316,9 @@ async def _seat_app(http, job: Job, recorder, pace, keep_playing):
                 raise RuntimeError(f"start_match: {answer}")
         matches = await asyncio.wait_for(asyncio.gather(*found), 120)
         await asyncio.gather(*(h.disconnect() for h in halls))
-        rooms = [sio_client(http, cookie) for cookie in cookies]
+        rooms = [sio_client(http, cookie, lean=job.lean) for cookie in cookies]
         batch_seats = [Seat(room, recorder, pace, keep_playing,
-                            reconnect=_reconnector(http, cookie, job.url))
+                            reconnect=_reconnector(http, cookie, job.url, job.lean))
                        for room, cookie in zip(rooms, cookies, strict=True)]
         await asyncio.gather(*(open_client(r, job.url, ["/room"]) for r in rooms))
         await asyncio.gather(*(s.join(m["game_id"]) for s, m in zip(batch_seats, matches,
@@ -333,7 +334,7 @@ async def _seat_computer(http, job: Job, recorder: ComputerRecorder, keep_playin
     busy is counted, and that player sits out."""
     names = [f"c{job.index}x{i}" for i in range(job.games)]
     cookies = await _gather_limited([login(http, job.url, n) for n in names], 16)
-    halls = [sio_client(http, cookie) for cookie in cookies]
+    halls = [sio_client(http, cookie, lean=job.lean) for cookie in cookies]
     await asyncio.gather(*(open_client(h, job.url, ["/hall"]) for h in halls))
     answers = await asyncio.gather(*(
         h.call("play_computer", {"level": job.levels[i % len(job.levels)], "color": "black",
@@ -347,7 +348,7 @@ async def _seat_computer(http, job: Job, recorder: ComputerRecorder, keep_playin
                 raise RuntimeError(f"play_computer: {answer}")
             recorder.refused_busy += 1
             continue
-        room = sio_client(http, cookie)
+        room = sio_client(http, cookie, lean=job.lean)
         seat = ComputerSeat(room, recorder, keep_playing)
         await open_client(room, job.url, ["/room"])
         await seat.join(answer["game_id"])
@@ -356,12 +357,12 @@ async def _seat_computer(http, job: Job, recorder: ComputerRecorder, keep_playin
     return seats, clients
 
 
-def _reconnector(http, cookie: str, url: str):
+def _reconnector(http, cookie: str, url: str, lean: bool):
     """Several processes: a room connection at the game's own path, as the page makes when
     join_game answers `moved`."""
 
     async def reconnect(path: str):
-        room = sio_client(http, cookie)
+        room = sio_client(http, cookie, lean=lean)
         await open_client(room, url, ["/room"], path.strip("/"))
         return room
 
@@ -396,13 +397,13 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
               batch: int = 50, login_burst: int = 0, burst_at: float = 0.0,
               samples: int = 3, drain: float = DRAIN_SECONDS, computer_games: int = 0,
               levels: tuple[int, ...] = (), computer_drain: float = DRAIN_SECONDS,
-              ) -> dict[str, Any]:
+              lean: bool = False) -> dict[str, Any]:
     """Seat `games` games over `workers` bench processes, play for `duration` seconds, and
     join what every process saw into one report. With `computer_games`, one more bench
     process plays that many games against the computer at `levels` meanwhile."""
     shares = _shares(games, workers)
     jobs = [Job(server.kind, server.url, i, n, every, batch,
-                login_burst // workers if login_burst else 0, burst_at, drain)
+                login_burst // workers if login_burst else 0, burst_at, drain, lean=lean)
             for i, n in enumerate(shares) if n]
     if computer_games:
         jobs.append(Job("computer", server.url, len(shares), computer_games,
@@ -685,7 +686,8 @@ def games_pair(args, games: int, duration: float, every: float, workers: int,
         try:
             try:
                 report = run_games(server, games, duration, every, workers, **kw,
-                                   **((app_kw or {}) if kind == "app" else {}))
+                                   **((app_kw or {}) if kind == "app" else {}),
+                                   lean=args.client == "lean")
             except Exception:
                 _keep_log(server)
                 raise
@@ -745,6 +747,8 @@ def games_in_turns(args, games: int, duration: float, workers: int) -> dict[str,
 def start_server(kind: str, args, env: dict[str, str]):
     """kind "app" or "relay": one process; "app-nginx": one process behind nginx on
     PostgreSQL; "cluster": --processes processes behind nginx."""
+    if getattr(args, "ping_interval", None):
+        env = {**env, "GOBANG_SOCKETIO_PING_INTERVAL": str(args.ping_interval)}
     if kind == "app-nginx":
         from bench.cluster import ProxiedServer
 
@@ -936,6 +940,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="matching: the --games play on a second server of their own "
                              "(the control: what the burst costs them through the machine "
                              "alone)")
+    parser.add_argument("--client", choices=["socketio", "lean"], default="socketio",
+                        help="the players' Socket.IO client: python-socketio's AsyncClient, "
+                             "or bench/lean_client.py's (less of a shared machine's CPU)")
+    parser.add_argument("--ping-interval", type=int,
+                        help="the servers' GOBANG_SOCKETIO_PING_INTERVAL (seconds; default "
+                             "config.py's)")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line")
     args = parser.parse_args(argv)
     if clustered(args) and argv is None:

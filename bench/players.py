@@ -19,6 +19,8 @@ from typing import Any
 import aiohttp
 import socketio
 
+from bench.lean_client import LeanClient
+
 PASSWORD = "bench-password-1"
 _TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 SIZE = 15
@@ -81,17 +83,22 @@ def _cookie_header(cookies: dict[str, str]) -> str:
     return "; ".join(f"{k}={v}" for k, v in cookies.items())
 
 
-def sio_client(http: aiohttp.ClientSession, cookie: str | None = None) -> socketio.AsyncClient:
-    """A Socket.IO client over the websocket transport only, sharing `http`.
+def sio_client(http: aiohttp.ClientSession, cookie: str | None = None,
+               lean: bool = False) -> socketio.AsyncClient | LeanClient:
+    """A Socket.IO client over the websocket transport only, sharing `http`: python-socketio's
+    own, or (`lean`) bench/lean_client.py's, which leaves more of a shared machine to the
+    servers.
 
     The cookie goes in `websocket_extra_options`: the engine.io client would otherwise store
     it in the (shared) session's jar, where every player would overwrite the others'."""
+    if lean:
+        return LeanClient(http, cookie)
     extra: dict[str, Any] = {"headers": {"Cookie": cookie}} if cookie else {}
     return socketio.AsyncClient(reconnection=False, http_session=http,
                                 websocket_extra_options=extra)
 
 
-async def open_client(client: socketio.AsyncClient, base: str, namespaces: list[str],
+async def open_client(client: socketio.AsyncClient | LeanClient, base: str, namespaces: list[str],
                       path: str = "socket.io") -> None:
     await client.connect(base, namespaces=namespaces, transports=["websocket"],
                          wait_timeout=120, socketio_path=path)

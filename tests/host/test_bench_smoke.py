@@ -17,8 +17,10 @@ from tests.support.databases import SERVER_ENV
 pytestmark = [pytest.mark.live]
 
 
-def test_single_game_bench_reports_sane_figures():
-    report = load.main(["--scenario", "single", "--duration", "1.5", "--drain", "0.5"])
+@pytest.mark.parametrize("client", ["socketio", "lean"])
+def test_single_game_bench_reports_sane_figures(client):
+    report = load.main(["--scenario", "single", "--duration", "1.5", "--drain", "0.5",
+                        "--client", client])
 
     assert report["scenario"] == "single"
     assert report["machine"]["cpus"] >= 1
@@ -113,10 +115,12 @@ def test_single_game_bench_on_two_processes_reports_both_round_trips():
     assert set(report["cluster_minus_single_rtt_ms"]) == {"p50", "p99"}
 
 
-def test_games_on_two_processes_follow_moved_and_deliver_every_move():
+@pytest.mark.parametrize("client", ["socketio", "lean"])
+def test_games_on_two_processes_follow_moved_and_deliver_every_move(client):
     needs_postgres()
     report = load.main(["--scenario", "thousand", "--processes", "2", "--games", "6",
-                        "--every", "0.2", "--workers", "1", "--duration", "2", "--drain", "1"])
+                        "--every", "0.2", "--workers", "1", "--duration", "2", "--drain", "1",
+                        "--client", client])
 
     cluster = report["cluster"]
     assert cluster["errors"] == 0, cluster["error_samples"]
