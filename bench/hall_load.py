@@ -25,6 +25,8 @@ import time
 from collections import Counter
 from typing import Any
 
+import psutil
+
 from bench.load import (
     FAST_HASH,
     Server,
@@ -275,7 +277,8 @@ def scenario_idle(args) -> dict[str, Any]:
             samples, quiet_cpu = _hold(server, hold)
             churn = None
             if changers:
-                churn = _churn_phase(server, results, commands, changers, args, settle)
+                churn = _churn_phase(server, results, commands, changers, args, settle,
+                                     processes)
             for queue in commands:
                 queue.put({"go": "close"})
             held = _wait_all(results, len(commands), "result", timeout=600)
@@ -343,15 +346,22 @@ def _hold(server: Server, hold: float) -> tuple[list[int], float]:
     return samples, (server.cpu_seconds() - cpu_before) / max(time.monotonic() - started, 1e-9)
 
 
+def _bench_cpu_seconds(processes) -> float:
+    """CPU seconds the bench's own processes used so far: the clients share the machine."""
+    return sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in processes)
+
+
 def _churn_phase(server: Server, results, commands, changers: int, args,
-                 settle: float) -> dict[str, Any]:
+                 settle: float, processes) -> dict[str, Any]:
     cpu_before, started = server.cpu_seconds(), time.monotonic()
+    bench_before = _bench_cpu_seconds(processes)
     for queue in commands:
         queue.put({"go": "churn", "changers": changers, "period": args.churn_period,
                    "duration": args.churn})
     churned = _wait_all(results, len(commands), "churned", timeout=args.churn + 600)
     elapsed = time.monotonic() - started
     cpu = server.cpu_seconds() - cpu_before
+    bench_cpu = _bench_cpu_seconds(processes) - bench_before
     last_change = max(c["churned"]["last_change_at"] for c in churned)
     time.sleep(settle)
     changes = sum(c["churned"]["changes"] for c in churned)
@@ -359,6 +369,7 @@ def _churn_phase(server: Server, results, commands, changers: int, args,
             "seconds": round(elapsed, 1),
             "changes": changes, "changes_per_s": round(changes / elapsed, 1),
             "server_cpu_cores": round(cpu / elapsed, 3),
+            "bench_cpu_cores": round(bench_cpu / elapsed, 3),
             "errors": sum(c["churned"]["error_count"] for c in churned),
             "error_samples": [e for c in churned for e in c["churned"]["errors"]][:3],
             **_measure_all(results, commands, last_change)}
