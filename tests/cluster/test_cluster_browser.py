@@ -52,3 +52,19 @@ def test_pages_follow_their_game_when_its_process_is_killed(cluster, new_page):
     assert owner_of(cluster.redis, game_id) is None  # finished: nobody holds it
     record = black.request.get(f"{cluster.url}/api/games/{game_id}").json()
     assert (record["status"], len(record["moves"])) == ("finished", 9)
+
+
+def test_the_hall_page_opened_while_redis_is_down_gets_in_once_it_is_back(cluster, new_page):
+    page, _ = player_page(new_page, cluster, "ann")
+    page.goto(cluster.url + "/")  # away from the hall: its connection closes
+    cluster.redis.stop()
+    try:
+        page.goto(cluster.url + "/hall")
+        # Refused `unavailable`: the page says it is retrying, and does not give up.
+        expect(page.get_by_test_id("connection-notice")).to_contain_text(
+            "retrying", timeout=15_000)
+    finally:
+        cluster.redis.start()
+    expect(page.get_by_test_id("connection-notice")).to_be_hidden(timeout=30_000)
+    expect(page.get_by_test_id("online-list")).to_contain_text("ann")
+    expect(page.get_by_test_id("hall-error")).to_be_hidden()
