@@ -63,34 +63,31 @@ async def _register(http, url: str, index: int, count: int) -> list[str]:
 
 
 async def _connect_checked(http, url: str, cookies: list[str], rate: float = 0.0,
-                           namespace: str = "/hall",
-                           retries: Counter | None = None) -> tuple[list[HallIdler], list]:
+                           namespace: str = "/hall") -> tuple[list[HallIdler], list[str], int]:
     """Connect every cookie's player to the namespace, at most `rate` new connections a
     second (0: as fast as 50 at a time allow). A connection refused as `unavailable` is tried
-    again a second later, as the pages do, at most UNAVAILABLE_TRIES times."""
+    again a second later, as the pages do, at most UNAVAILABLE_TRIES times. Returns the
+    idlers, the failures, and how many tries were such retries."""
     idlers = [HallIdler(http, url, cookie, namespace) for cookie in cookies]
-    retries = Counter() if retries is None else retries
     start = time.monotonic()
 
-    async def one(number: int) -> str | None:
+    async def one(number: int) -> tuple[str | None, int]:
         if rate:
             await asyncio.sleep(max(0.0, start + number / rate - time.monotonic()))
-        for _ in range(UNAVAILABLE_TRIES):
+        for tries in range(UNAVAILABLE_TRIES):
             try:
                 await idlers[number].connect()
-                return None
+                return None, tries
             except Exception as exc:  # noqa: BLE001 - counted as an error
                 failure = f"{type(exc).__name__}: {exc}"
             if '"unavailable"' not in failure:
-                return failure
-            retries["unavailable"] += 1
+                return failure, tries
             idlers[number] = HallIdler(http, url, cookies[number], namespace)
             await asyncio.sleep(1.0)
-        return failure
+        return failure, UNAVAILABLE_TRIES - 1
 
-    failures = [f for f in await _gather_limited(
-        [one(n) for n in range(len(idlers))], 50) if f]
-    return idlers, failures
+    outcomes = await _gather_limited([one(n) for n in range(len(idlers))], 50)
+    return idlers, [f for f, _ in outcomes if f], sum(tries for _, tries in outcomes)
 
 
 async def _idle(url: str, index: int, count: int, commands: mp.Queue,
@@ -100,10 +97,9 @@ async def _idle(url: str, index: int, count: int, commands: mp.Queue,
         results.put({"index": index, "registered": len(cookies)})
         await _command(commands)
         start = time.monotonic()
-        retries: Counter = Counter()
-        idlers, failures = await _connect_checked(http, url, cookies, rate, namespace, retries)
+        idlers, failures, retries = await _connect_checked(http, url, cookies, rate, namespace)
         results.put({"index": index, "connected": len(idlers) - len(failures),
-                     "unavailable_retries": retries["unavailable"],
+                     "unavailable_retries": retries,
                      "connect_s": time.monotonic() - start, "failures": failures[:5],
                      "failed": len(failures),
                      "last_connected_at": max((i.connected_at for i in idlers), default=0.0),
@@ -181,7 +177,7 @@ async def _matching(url: str, index: int, count: int, commands: mp.Queue,
                     results: mp.Queue, rate: float, namespace: str) -> None:
     async with new_http() as http:
         cookies = await _register(http, url, index, count)
-        idlers, failures = await _connect_checked(http, url, cookies, rate)
+        idlers, failures, _retries = await _connect_checked(http, url, cookies, rate)
         results.put({"index": index, "registered": len(cookies), "failed": len(failures)})
         await _command(commands)
         found = [i.expect("match_found") for i in idlers]
