@@ -347,10 +347,18 @@ def _bench_cpu_seconds(processes) -> float:
     return sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in processes)
 
 
+def _machine_busy_seconds() -> float:
+    """CPU seconds the whole machine spent busy so far: the servers and the bench, and nginx,
+    Redis and PostgreSQL beside them (not what the hypervisor took: steal)."""
+    times = psutil.cpu_times()
+    idle = times.idle + getattr(times, "iowait", 0.0) + getattr(times, "steal", 0.0)
+    return sum(times) - idle
+
+
 def _churn_phase(server: Server, results, commands, changers: int, args,
                  settle: float, processes) -> dict[str, Any]:
     cpu_before, started = server.cpu_seconds(), time.monotonic()
-    bench_before = _bench_cpu_seconds(processes)
+    bench_before, machine_before = _bench_cpu_seconds(processes), _machine_busy_seconds()
     for queue in commands:
         queue.put({"go": "churn", "changers": changers, "period": args.churn_period,
                    "duration": args.churn})
@@ -358,6 +366,7 @@ def _churn_phase(server: Server, results, commands, changers: int, args,
     elapsed = time.monotonic() - started
     cpu = server.cpu_seconds() - cpu_before
     bench_cpu = _bench_cpu_seconds(processes) - bench_before
+    machine_cpu = _machine_busy_seconds() - machine_before
     last_change = max(c["churned"]["last_change_at"] for c in churned)
     time.sleep(settle)
     changes = sum(c["churned"]["changes"] for c in churned)
@@ -366,6 +375,7 @@ def _churn_phase(server: Server, results, commands, changers: int, args,
             "changes": changes, "changes_per_s": round(changes / elapsed, 1),
             "server_cpu_cores": round(cpu / elapsed, 3),
             "bench_cpu_cores": round(bench_cpu / elapsed, 3),
+            "machine_cpu_cores": round(machine_cpu / elapsed, 3),
             "errors": sum(c["churned"]["error_count"] for c in churned),
             "error_samples": [e for c in churned for e in c["churned"]["errors"]][:3],
             **_measure_all(results, commands, last_change)}

@@ -146,12 +146,14 @@ class Services:
     metrics: Metrics
     leadership: Leadership
 
-    def tick(self) -> Iterator[list[Notice]]:
+    def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
         each new pairing, forfeits, flags and aborts, the computer's moves, and last the
         hall's batched update, so that it already shows this round's changes. With several
-        processes each keeps its own games, and only the leader does the rest."""
+        processes each keeps its own games, and only the leader does the rest.
+        `hall_sent`: False while the last update is still going out to this process's hall;
+        the next waits for it, as the emitter waited while the update was sent inline."""
         leads = self.leadership.hold()
         yield self.admin.tick(leads)
         if leads:
@@ -159,7 +161,7 @@ class Services:
             yield from self.lobby.matchmaking.steps()
         yield from self.play.timekeeper.endings()
         yield self.computer.tick()
-        if leads:
+        if leads and hall_sent:
             yield self.lobby.view.flush()
 
     def keep_alive(self) -> list[Notice]:

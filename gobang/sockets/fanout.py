@@ -5,42 +5,120 @@ then all run before the event loop next reads a socket. The hall's update every 
 thousand connections was a thousand socket writes in one go, 50-140 ms in which no move was
 read (docs/performance.md, "The hall's events one per turn"). The packet is still encoded
 once; only the queueing is spread over turns of the loop.
+
+The hall's update to a crowd goes out from a green thread of its own (`Crier`): paced, its
+delivery to thousands took longer than a second under load, and the emitter waited for it.
+That emitter is the ticker (clocks, pairing, the next update) or, with several processes, the
+one reader of the message queue (every other process's emits, moves among them), and the
+update reached the other processes only after this one's crowd (docs/performance.md, "The
+hall's update from a green thread of its own").
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 import socketio
 from engineio import packet as eio_packet
 from socketio import packet
 
+log = logging.getLogger("gobang.sockets")
+
 # Recipients queued per turn of the event loop: about 3 ms of socket writes on this machine.
 SLICE = 64
+
+# Events a client puts in order itself, by their `seq`, and that may therefore reach a crowd
+# after what the emitter sends next: the page ignores an update older than its view and asks
+# for the whole view when one is missing (docs/protocol.md).
+LATER = frozenset({"hall_update"})
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One packet, encoded once, for a crowd as it was when emitted."""
+
+    recipients: list[tuple[str, str]]
+    skipped: list[Any]
+    frames: list[eio_packet.Packet]
+
+    def send(self, server: Any) -> None:
+        failed = 0
+        for index, (sid, eio_sid) in enumerate(self.recipients, start=1):
+            if sid not in self.skipped:
+                try:
+                    for frame in self.frames:
+                        server._send_eio_packet(eio_sid, frame)
+                except Exception:  # noqa: BLE001 - one connection's fault is not the crowd's
+                    failed += 1
+            if index % SLICE == 0:
+                server.sleep(0)
+        if failed:
+            log.error("broadcast not sent to some", extra={"fields": {"failed": failed}})
+
+
+class Crier:
+    """Deliveries that may go out late, one after the other in the order queued, from a green
+    thread started when the first is queued and ending when none is left."""
+
+    def __init__(self) -> None:
+        self._waiting: deque[Delivery] = deque()
+        self._lock = threading.Lock()
+        self._busy = False
+
+    def queue(self, server: Any, delivery: Delivery) -> None:
+        with self._lock:
+            self._waiting.append(delivery)
+            if self._busy:
+                return
+            self._busy = True
+        server.start_background_task(self._run, server)
+
+    def idle(self) -> bool:
+        """Nothing queued and nothing being sent: the hall's next update may be worked out."""
+        return not self._busy
+
+    def _run(self, server: Any) -> None:
+        while True:
+            with self._lock:
+                if not self._waiting:
+                    self._busy = False
+                    return
+                delivery = self._waiting.popleft()
+            try:
+                delivery.send(server)
+            except Exception:  # the crier must go on with the updates queued behind
+                log.exception("broadcast failed")
 
 
 class PacedEmits(socketio.Manager):
     """python-socketio's local emit, yielding between slices of a large audience: the
     manager of a single process, and the Redis manager's local delivery."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.crier = Crier()
+
     def emit(self, event: str, data: Any, namespace: str, room: Any = None,
              skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
         if callback or self._audience(namespace, to or room) <= SLICE:
             return super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
                                 callback=callback, to=to, **kwargs)
-        recipients = list(self.get_participants(namespace, to or room))
-        skipped = skip_sid if isinstance(skip_sid, list) else [skip_sid]
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         encoded = self.server.packet_class(packet.EVENT, namespace=namespace,
                                            data=[event, *args]).encode()
-        frames = [eio_packet.Packet(eio_packet.MESSAGE, part)
-                  for part in (encoded if isinstance(encoded, list) else [encoded])]
-        for index, (sid, eio_sid) in enumerate(recipients, start=1):
-            if sid not in skipped:
-                for frame in frames:
-                    self.server._send_eio_packet(eio_sid, frame)
-            if index % SLICE == 0:
-                self.server.sleep(0)
+        delivery = Delivery(
+            list(self.get_participants(namespace, to or room)),
+            skip_sid if isinstance(skip_sid, list) else [skip_sid],
+            [eio_packet.Packet(eio_packet.MESSAGE, part)
+             for part in (encoded if isinstance(encoded, list) else [encoded])])
+        if event in LATER:
+            self.crier.queue(self.server, delivery)
+        else:
+            delivery.send(self.server)
         return None
 
     def _audience(self, namespace: str, room: Any) -> int:

@@ -12,6 +12,7 @@ from redis.exceptions import RedisError
 from gobang.extensions import db, socketio
 from gobang.services.registry import Services
 from gobang.sockets.base import Publisher
+from gobang.sockets.fanout import PacedEmits
 
 log = logging.getLogger("gobang.ticker")
 
@@ -36,7 +37,7 @@ def tick_once(app: Flask, found: Services, timer: Callable[[], float] = time.mon
     with app.app_context():
         try:
             slice_ends = timer() + SLICE_SECONDS
-            for notices in found.tick():
+            for notices in found.tick(hall_sent=_hall_sent()):
                 publish(notices)
                 if timer() >= slice_ends:
                     socketio.sleep(0)
@@ -55,6 +56,12 @@ def tick_once(app: Flask, found: Services, timer: Callable[[], float] = time.mon
             log.exception("tick failed")
         finally:
             db.session.remove()
+
+
+def _hall_sent() -> bool:
+    """Whether this process has sent the hall's last update to all of its crowd (fanout.py)."""
+    manager = getattr(socketio.server, "manager", None)
+    return not isinstance(manager, PacedEmits) or manager.crier.idle()
 
 
 def keep_alive_once(app: Flask, found: Services) -> None:

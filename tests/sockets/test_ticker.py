@@ -35,3 +35,32 @@ def test_a_round_yields_the_hub_once_its_slice_is_spent(app, crowd_queued, monke
     ticker.tick_once(app, found, timer=SteppingTimer(step))
     assert len(found.play.table.all()) == 3
     assert yields_at_least <= len(yields) <= yields_at_most
+
+
+@pytest.mark.parametrize(("last_still_going_out", "updates"), [(True, 0), (False, 1)])
+def test_the_halls_next_update_waits_until_the_last_has_gone_out(
+        app, player, next_update, monkeypatch, last_still_going_out, updates):
+    watcher = player("watcher")
+    watcher.join_hall()
+    next_update()
+    watcher.received("/hall")
+    player("arrival").join_hall()
+    crier = ticker.socketio.server.manager.crier
+    monkeypatch.setattr(crier, "idle", lambda: not last_still_going_out)
+    next_update()
+    assert len(watcher.received("/hall", "hall_update")) == updates
+
+
+def test_a_held_back_update_goes_out_at_the_first_round_after(app, player, next_update, tick,
+                                                              monkeypatch):
+    watcher = player("watcher")
+    watcher.join_hall()
+    next_update()
+    watcher.received("/hall")
+    player("arrival").join_hall()
+    crier = ticker.socketio.server.manager.crier
+    monkeypatch.setattr(crier, "idle", lambda: False)
+    next_update()
+    monkeypatch.undo()
+    tick()
+    assert [u["counts"]["online"] for u in watcher.received("/hall", "hall_update")] == [2]
