@@ -37,30 +37,32 @@ def test_a_round_yields_the_hub_once_its_slice_is_spent(app, crowd_queued, monke
     assert yields_at_least <= len(yields) <= yields_at_most
 
 
-@pytest.mark.parametrize(("last_still_going_out", "updates"), [(True, 0), (False, 1)])
-def test_the_halls_next_update_waits_until_the_last_has_gone_out(
-        app, player, next_update, monkeypatch, last_still_going_out, updates):
+@pytest.fixture
+def watcher_and_arrival(player, next_update):
+    """A watcher in the hall with its view up to date, and an arrival not yet sent to it."""
     watcher = player("watcher")
     watcher.join_hall()
     next_update()
     watcher.received("/hall")
     player("arrival").join_hall()
+    return watcher
+
+
+@pytest.mark.parametrize(("last_still_going_out", "updates"), [(True, 0), (False, 1)])
+def test_the_halls_next_update_waits_until_the_last_has_gone_out(
+        watcher_and_arrival, next_update, monkeypatch, last_still_going_out, updates):
     crier = ticker.socketio.server.manager.crier
     monkeypatch.setattr(crier, "idle", lambda: not last_still_going_out)
     next_update()
-    assert len(watcher.received("/hall", "hall_update")) == updates
+    assert len(watcher_and_arrival.received("/hall", "hall_update")) == updates
 
 
-def test_a_held_back_update_goes_out_at_the_first_round_after(app, player, next_update, tick,
-                                                              monkeypatch):
-    watcher = player("watcher")
-    watcher.join_hall()
-    next_update()
-    watcher.received("/hall")
-    player("arrival").join_hall()
+def test_a_held_back_update_goes_out_at_the_first_round_after(watcher_and_arrival, next_update,
+                                                              tick, monkeypatch):
     crier = ticker.socketio.server.manager.crier
     monkeypatch.setattr(crier, "idle", lambda: False)
     next_update()
     monkeypatch.undo()
     tick()
-    assert [u["counts"]["online"] for u in watcher.received("/hall", "hall_update")] == [2]
+    assert [u["counts"]["online"]
+            for u in watcher_and_arrival.received("/hall", "hall_update")] == [2]
