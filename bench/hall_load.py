@@ -35,6 +35,7 @@ from bench.load import (
     _wait_all,
     clustered,
     start_app,
+    traceback_samples,
 )
 from bench.players import HallIdler, login, new_http, percentile, view_digest
 
@@ -280,9 +281,10 @@ def scenario_idle(args) -> dict[str, Any]:
             held = _wait_all(results, len(commands), "result", timeout=600)
         finally:
             _finish(processes)
-        tracebacks = server.log().count("Traceback")
+        log = server.log()
     finally:
         server.stop()
+    tracebacks = log.count("Traceback")
     ok = sum(c["connected"] for c in connected)
     still_open = sum(h["result"]["open"] for h in held)
     growth = rss_connected - rss_before
@@ -306,6 +308,7 @@ def scenario_idle(args) -> dict[str, Any]:
         "quiet_hold_server_cpu_cores": round(quiet_cpu, 3),
         "messages_received": sum(h["result"]["messages"] for h in held),
         "bench_processes": len(commands), "server_log_tracebacks": tracebacks,
+        "server_log_traceback_samples": traceback_samples(log),
     }}
 
 

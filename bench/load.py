@@ -769,6 +769,19 @@ def start_app(args, env: dict[str, str]):
     return start_server("cluster" if clustered(args) else "app", args, env)
 
 
+def traceback_samples(log: str, most: int = 3) -> list[str]:
+    """For each traceback in a server's log, the line logged before it and the exception it
+    ended with: where to start looking, kept in the report after the log is gone."""
+    lines = log.splitlines()
+    found = []
+    for at, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            before = lines[at - 1] if at else ""
+            ended = next((x for x in lines[at + 1:] if x and not x[0].isspace()), "")
+            found.append(f"{before[-200:]} | {ended[:200]}")
+    return found[:most]
+
+
 def clustered(args) -> bool:
     return (getattr(args, "processes", None) or 1) >= 2
 
