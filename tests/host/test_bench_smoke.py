@@ -150,6 +150,21 @@ def test_idle_hall_on_two_processes_reports_memory_and_fresh_views():
     assert arrivals["clients_matching"] == arrivals["clients_checked"] == 20
 
 
+def test_idle_hall_on_one_process_holds_its_connections_and_their_copies_follow_the_churn():
+    report = load.main(["--scenario", "idle", "--connections", "80", "--workers", "1",
+                        "--duration", "1", "--settle", "3", "--changes-per-second", "4",
+                        "--churn", "3"])
+
+    idle = report["app"]
+    assert idle["errors"] == 0, idle["error_samples"]
+    assert idle["still_open_at_end"] == 80
+    assert idle["server_log_tracebacks"] == 0, idle["server_log_traceback_samples"]
+    churn = idle["after_churn"]
+    assert churn["changes"] > 0
+    assert churn["clients_matching"] == churn["clients_checked"] == 80
+    assert churn["server_seq"] > idle["after_arrivals"]["server_seq"]
+
+
 def test_failover_bench_kills_the_owner_and_loses_no_acknowledged_move():
     needs_postgres()
     report = cluster_bench.main(["failover", "--runs", "1"])
