@@ -271,7 +271,7 @@ def scenario_idle(args) -> dict[str, Any]:
             print("after arrivals:", json.dumps(arrivals), file=sys.stderr, flush=True)
             rss_connected = server.rss()
             rss_each = server.rss_each() if clustered(args) else []
-            samples, quiet_cpu = _hold(server, hold)
+            samples, quiet_cpu = _hold(server, hold, processes)
             churn = None
             if changers:
                 churn = _churn_phase(server, results, commands, changers, args, settle,
@@ -305,7 +305,9 @@ def scenario_idle(args) -> dict[str, Any]:
                           "samples": [_mb(s) for s in samples]},
         "kb_per_connection": round(growth / max(ok, 1) / 1024, 1),
         "arrivals_server_cpu_cores": round(arrivals_cpu, 3),
-        "quiet_hold_server_cpu_cores": round(quiet_cpu, 3),
+        "quiet_hold_server_cpu_cores": quiet_cpu["server"],
+        "quiet_hold_bench_cpu_cores": quiet_cpu["bench"],
+        "quiet_hold_machine_cpu_cores": quiet_cpu["machine"],
         "messages_received": sum(h["result"]["messages"] for h in held),
         "bench_processes": len(commands), "server_log_tracebacks": tracebacks,
         "server_log_traceback_samples": traceback_samples(log),
@@ -334,15 +336,21 @@ def _give_changers_scores(server: Server, per_worker: int, workers: int) -> None
             (CHANGER_SCORE + CHANGER_SCORE_STEP * n, name) for n, name in enumerate(names)])
 
 
-def _hold(server: Server, hold: float) -> tuple[list[int], float]:
-    """RSS samples while the hall is quiet, and the server's CPU (cores) meanwhile: pings."""
-    cpu_before, started = server.cpu_seconds(), time.monotonic()
+def _hold(server: Server, hold: float, processes) -> tuple[list[int], dict[str, float]]:
+    """RSS samples while the hall is quiet, and the CPU (cores) meanwhile of the servers, the
+    bench and the whole machine: pings, leases; what the churn's figures are compared with."""
+    started = time.monotonic()
+    before = (server.cpu_seconds(), _bench_cpu_seconds(processes), _machine_busy_seconds())
     samples = [server.rss()]
     end = started + hold
     while time.monotonic() < end:
         time.sleep(min(5.0, max(0.0, end - time.monotonic())))
         samples.append(server.rss())
-    return samples, (server.cpu_seconds() - cpu_before) / max(time.monotonic() - started, 1e-9)
+    after = (server.cpu_seconds(), _bench_cpu_seconds(processes), _machine_busy_seconds())
+    elapsed = max(time.monotonic() - started, 1e-9)
+    names = ("server", "bench", "machine")
+    return samples, {name: round((b - a) / elapsed, 3)
+                     for name, a, b in zip(names, before, after, strict=True)}
 
 
 def _bench_cpu_seconds(processes) -> float:
