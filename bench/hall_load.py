@@ -63,13 +63,13 @@ async def _register(http, url: str, index: int, count: int) -> list[str]:
     return await _gather_limited([login(http, url, name) for name in names], 16)
 
 
-async def _connect_checked(url: str, cookies: list[str], rate: float = 0.0,
+async def _connect_checked(http, url: str, cookies: list[str], rate: float = 0.0,
                            namespace: str = "/hall") -> tuple[list[HallIdler], list[str], int]:
     """Connect every cookie's player to the namespace, at most `rate` new connections a
     second (0: as fast as 50 at a time allow). A connection refused as `unavailable` is tried
     again a second later, as the pages do, at most UNAVAILABLE_TRIES times. Returns the
     idlers, the failures, and how many tries were such retries."""
-    idlers = [HallIdler(url, cookie, namespace) for cookie in cookies]
+    idlers = [HallIdler(http, url, cookie, namespace) for cookie in cookies]
     start = time.monotonic()
 
     async def one(number: int) -> tuple[str | None, int]:
@@ -83,7 +83,7 @@ async def _connect_checked(url: str, cookies: list[str], rate: float = 0.0,
                 failure = f"{type(exc).__name__}: {exc}"
             if '"unavailable"' not in failure:
                 return failure, tries
-            idlers[number] = HallIdler(url, cookies[number], namespace)
+            idlers[number] = HallIdler(http, url, cookies[number], namespace)
             await asyncio.sleep(1.0)
         return failure, UNAVAILABLE_TRIES - 1
 
@@ -98,7 +98,7 @@ async def _idle(url: str, index: int, count: int, commands: mp.Queue,
         results.put({"index": index, "registered": len(cookies)})
         await _command(commands)
         start = time.monotonic()
-        idlers, failures, retries = await _connect_checked(url, cookies, rate, namespace)
+        idlers, failures, retries = await _connect_checked(http, url, cookies, rate, namespace)
         results.put({"index": index, "connected": len(idlers) - len(failures),
                      "unavailable_retries": retries,
                      "connect_s": time.monotonic() - start, "failures": failures[:5],
@@ -178,7 +178,7 @@ async def _matching(url: str, index: int, count: int, commands: mp.Queue,
                     results: mp.Queue, rate: float, namespace: str) -> None:
     async with new_http() as http:
         cookies = await _register(http, url, index, count)
-        idlers, failures, _retries = await _connect_checked(url, cookies, rate)
+        idlers, failures, _retries = await _connect_checked(http, url, cookies, rate)
         results.put({"index": index, "registered": len(cookies), "failed": len(failures)})
         await _command(commands)
         found = [i.expect("match_found") for i in idlers]

@@ -20,7 +20,6 @@ import aiohttp
 import socketio
 
 from bench.lean_client import LeanClient
-from bench.raw_ws import RawWebSocket
 
 PASSWORD = "bench-password-1"
 _TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -521,13 +520,15 @@ class HallIdler:
     answers pings, keeps its copy of the hall view from `hello` and `hall_update` (as the page
     does, asking `hall_view` on a gap), decodes otherwise only what it waits for, and counts
     the rest, so one bench process can hold far more connections than AsyncClient could on the
-    same core. Each message is handled as it is read (bench/raw_ws.py), in order."""
+    same core."""
 
-    def __init__(self, base: str, cookie: str, namespace: str = "/hall") -> None:
+    def __init__(self, http: aiohttp.ClientSession, base: str, cookie: str,
+                 namespace: str = "/hall") -> None:
+        self.http = http
         self.url = base.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
         self.cookie = cookie
         self.namespace = namespace
-        self.ws: RawWebSocket | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.messages = 0
         self.connected = asyncio.Event()
         self.connected_at = 0.0
@@ -541,17 +542,16 @@ class HallIdler:
         self._resyncing = False
         self._acks: dict[int, asyncio.Future] = {}
         self._next_id = 0
-        self._watcher: asyncio.Task | None = None
-        self._event_prefix = f'42{namespace},["'
-        self._ack_prefix = f"43{namespace},"
-        self._connected_prefix = f"40{namespace},"
-        self._refused_prefix = f"44{namespace},"
-        self._view_events = (f'{self._event_prefix}hall_update"', f'{self._event_prefix}hello"')
+        self._reader: asyncio.Task | None = None
 
     async def connect(self, timeout: float = 60) -> None:
-        self.ws = await RawWebSocket.open(self.url, {"Cookie": self.cookie}, self._on_text,
-                                          timeout)
-        self._watcher = asyncio.ensure_future(self._watch(self.ws))
+        self.ws = await self.http.ws_connect(self.url, headers={"Cookie": self.cookie},
+                                             autoping=True, max_msg_size=0)
+        opened = await self.ws.receive_str(timeout=timeout)
+        if not opened.startswith("0"):
+            raise RuntimeError(f"no engine.io open packet: {opened[:80]}")
+        await self.ws.send_str(f"40{self.namespace},")
+        self._reader = asyncio.ensure_future(self._read())
         await asyncio.wait_for(self.connected.wait(), timeout)
         if self.closed_reason:
             raise RuntimeError(self.closed_reason)
@@ -567,42 +567,46 @@ class HallIdler:
         self._next_id += 1
         future = asyncio.get_running_loop().create_future()
         self._acks[self._next_id] = future
-        self.ws.send_text(f"42{self.namespace},{self._next_id}{dumps([event, data])}")
+        await self.ws.send_str(f"42{self.namespace},{self._next_id}{dumps([event, data])}")
         return await asyncio.wait_for(future, timeout)
 
-    def _on_text(self, ws: RawWebSocket, data: str) -> None:
-        self.messages += 1
-        if data == "2":
-            ws.send_text("3")
-        elif data.startswith(self._view_events):
-            self._on_view_event(data, len(self._event_prefix) - 2)
-        elif self.waiting and data.startswith(self._event_prefix):
-            start = len(self._event_prefix)
-            future = self.waiting.pop(data[start:data.index('"', start)], None)
-            if future is not None and not future.done():
-                name, payload = json.loads(data[start - 2:])
-                self.seen_at[name] = time.monotonic()
-                future.set_result(payload)
-        elif data.startswith(self._ack_prefix):
-            body = data[len(self._ack_prefix):]
-            digits = len(body) - len(body.lstrip("0123456789"))
-            future = self._acks.pop(int(body[:digits]), None)
-            if future is not None and not future.done():
-                future.set_result(json.loads(body[digits:])[0])
-        elif data.startswith(self._connected_prefix):
-            self.connected_at = time.monotonic()
-            self.connected.set()
-        elif data.startswith(self._refused_prefix):
-            self.closed_reason = "refused: " + data
-            self.connected.set()
-        elif data.startswith("0"):  # engine.io's open packet: now the namespace
-            ws.send_text(f"40{self.namespace},")
-
-    async def _watch(self, ws: RawWebSocket) -> None:
-        await ws.closed.wait()
+    async def _read(self) -> None:
+        assert self.ws is not None
+        event_prefix = f'42{self.namespace},["'
+        ack_prefix = f"43{self.namespace},"
+        connected_prefix = f"40{self.namespace},"
+        refused_prefix = f"44{self.namespace},"
+        view_events = (f'{event_prefix}hall_update"', f'{event_prefix}hello"')
+        async for message in self.ws:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = message.data
+            self.messages += 1
+            if data == "2":
+                await self.ws.send_str("3")
+            elif data.startswith(view_events):
+                self._on_view_event(data, len(event_prefix) - 2)
+            elif self.waiting and data.startswith(event_prefix):
+                name = data[len(event_prefix):data.index('"', len(event_prefix))]
+                future = self.waiting.pop(name, None)
+                if future is not None and not future.done():
+                    self.seen_at[name] = time.monotonic()
+                    future.set_result(json.loads(data[len(event_prefix) - 2:])[1])
+            elif data.startswith(ack_prefix):
+                body = data[len(ack_prefix):]
+                digits = len(body) - len(body.lstrip("0123456789"))
+                future = self._acks.pop(int(body[:digits]), None)
+                if future is not None and not future.done():
+                    future.set_result(json.loads(body[digits:])[0])
+            elif data.startswith(connected_prefix):
+                self.connected_at = time.monotonic()
+                self.connected.set()
+            elif data.startswith(refused_prefix):
+                self.closed_reason = "refused: " + data
+                self.connected.set()
+                break
         if self.closed_reason is None:
-            self.closed_reason = f"closed ({ws.close_code})"
-        self.connected.set()  # a connect still waiting hears the reason
+            self.closed_reason = f"closed ({self.ws.close_code})"
 
     def _on_view_event(self, data: str, body_at: int) -> None:
         name, payload = json.loads(data[body_at:])
@@ -627,14 +631,13 @@ class HallIdler:
 
     @property
     def open(self) -> bool:
-        return (self.ws is not None and not self.ws.closed.is_set()
-                and self.closed_reason is None)
+        return self.ws is not None and not self.ws.closed and self.closed_reason is None
 
     async def close(self) -> None:
-        if self.ws is not None:
+        if self.ws is not None and not self.ws.closed:
             await self.ws.close()
-        if self._watcher is not None:
-            await asyncio.gather(self._watcher, return_exceptions=True)
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
 
 
 def percentile(values: list[float], fraction: float) -> float | None:
