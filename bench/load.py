@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.players import (  # noqa: E402
+    DEFLATE_ENV,
     ComputerRecorder,
     ComputerSeat,
     Pace,
@@ -959,8 +960,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--ping-interval", type=int,
                         help="the servers' GOBANG_SOCKETIO_PING_INTERVAL (seconds; default "
                              "config.py's)")
+    parser.add_argument("--deflate", action="store_true",
+                        help="the hall's clients offer permessage-deflate, as browsers do")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line")
     args = parser.parse_args(argv)
+    if args.deflate:
+        os.environ[DEFLATE_ENV] = "1"
     if clustered(args) and argv is None:
         from bench.cluster import under_postgres
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,8 @@ import socketio
 from bench.lean_client import LeanClient
 
 PASSWORD = "bench-password-1"
+# Set (to "1") by bench/load.py's --deflate, read by the hall's clients in every bench process.
+DEFLATE_ENV = "BENCH_WS_DEFLATE"
 _TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 SIZE = 15
 
@@ -545,8 +548,10 @@ class HallIdler:
         self._reader: asyncio.Task | None = None
 
     async def connect(self, timeout: float = 60) -> None:
+        # Browsers offer permessage-deflate; aiohttp offers it only when asked (--deflate).
+        compress = 15 if os.environ.get(DEFLATE_ENV) == "1" else 0
         self.ws = await self.http.ws_connect(self.url, headers={"Cookie": self.cookie},
-                                             autoping=True, max_msg_size=0)
+                                             autoping=True, max_msg_size=0, compress=compress)
         opened = await self.ws.receive_str(timeout=timeout)
         if not opened.startswith("0"):
             raise RuntimeError(f"no engine.io open packet: {opened[:80]}")
