@@ -104,7 +104,10 @@ class PacedEmits(socketio.Manager):
 
     def emit(self, event: str, data: Any, namespace: str, room: Any = None,
              skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
-        if callback or self._audience(namespace, to or room) <= SLICE:
+        crowd = self._audience(namespace, to or room) > SLICE
+        # An update for a few, while one for a crowd is still going out, must not pass it.
+        behind = event in LATER and not self.crier.idle()
+        if callback or not (crowd or behind):
             return super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
                                 callback=callback, to=to, **kwargs)
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]

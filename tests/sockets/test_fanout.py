@@ -191,3 +191,13 @@ def test_a_new_update_after_the_crier_stopped_starts_it_again() -> None:
     assert len(server.tasks) == 1
     server.run_tasks()
     assert len(server.sends()) == 4 * SLICE
+
+
+def test_an_update_for_a_few_waits_behind_one_for_a_crowd_still_going_out() -> None:
+    manager, server = manager_with(SLICE + 1)
+    manager.emit(LATER, {"seq": 7}, HALL)
+    manager.emit(LATER, {"seq": 8}, HALL, to="s0")
+    assert server.sends() == []
+    server.run_tasks()
+    to_first = [data for _send, eio_sid, data in server.sends() if eio_sid == "e0"]
+    assert to_first == ['2/hall,["hall_update",{"seq":7}]', '2/hall,["hall_update",{"seq":8}]']
