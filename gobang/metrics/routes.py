@@ -29,6 +29,6 @@ def metrics() -> Response:
     if not _allowed():
         abort(403)
     found = services()
-    text = found.metrics.exposition(found.store, found.play.maintenance.on,
-                                    current_app.config["PROCESS_NAME"])
+    text = found.metrics.exposition(found.store, len(found.lobby.matcher.queued()),
+                                    found.play.maintenance.on, current_app.config["PROCESS_NAME"])
     return Response(text, content_type=CONTENT_TYPE)

@@ -49,7 +49,7 @@ class Metrics:
         with self._lock:
             self.game_ends[reason] += 1
 
-    def exposition(self, store: LiveStore, maintenance: bool, process: str) -> str:
+    def exposition(self, store: LiveStore, queued: int, maintenance: bool, process: str) -> str:
         """Every sample carries `process` (PROCESS_NAME): each of several processes is scraped
         on its own, and their series must not collide when Prometheus adds them up."""
 
@@ -57,18 +57,19 @@ class Metrics:
             return _sample(name, value, **labels, process=process)
 
         with self._lock:
-            lines = [*self._gauges(store, maintenance, sample), *self._counters(sample),
+            lines = [*self._gauges(store, queued, maintenance, sample), *self._counters(sample),
                      *self._histogram(sample)]
         return "\n".join(lines) + "\n"
 
-    def _gauges(self, store: LiveStore, maintenance: bool, sample: Sampler) -> Iterable[str]:
+    def _gauges(self, store: LiveStore, queued: int, maintenance: bool,
+                sample: Sampler) -> Iterable[str]:
         yield from _family("gobang_connected_users", "gauge",
                            "Users with a live Socket.IO connection, per namespace.")
         for namespace in NAMESPACES:
             yield sample("gobang_connected_users", store.connection_count(namespace),
                          namespace=namespace)
         yield from _family("gobang_queued_players", "gauge", "Players waiting to be matched.")
-        yield sample("gobang_queued_players", len(store.queue_entries()))
+        yield sample("gobang_queued_players", queued)
         statuses = Counter(game.status for game in store.games())
         yield from _family("gobang_live_games", "gauge",
                            "Games held by the server, by status (waiting, playing).")

@@ -26,6 +26,7 @@ from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDir
 from gobang.services.cluster.hall_state import redis_hall_state
 from gobang.services.cluster.leader import Leadership
 from gobang.services.cluster.leases import Leases, RedisLeases, SoleLeases
+from gobang.services.cluster.redis_queue import RedisQueue
 from gobang.services.cluster.redis_store import RedisStore
 from gobang.services.cluster.reservations import RedisReservations
 from gobang.services.computer.computer import Computer
@@ -65,7 +66,14 @@ from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
 from gobang.services.pools import Pools
 from gobang.services.ratelimit import Limiter, RateLimiter, shared_limiter
-from gobang.services.store import LiveStore, MemoryReservations, MemoryStore, Reservations
+from gobang.services.store import (
+    LiveStore,
+    MatchQueue,
+    MemoryQueue,
+    MemoryReservations,
+    MemoryStore,
+    Reservations,
+)
 from gobang.vocabulary import Namespace
 
 EXTENSION_KEY = "gobang"
@@ -114,6 +122,7 @@ class Stores:
     """Where the live state is kept: this process's memory, or Redis for several processes."""
 
     live: LiveStore
+    queue: MatchQueue
     # The hall's state, once the table of live games exists.
     hall: Callable[[GameTable], HallState]
     # New games' players, in the live store before the games are committed.
@@ -122,11 +131,13 @@ class Stores:
 
 def make_stores(cfg: Any, client: redis.Redis | None) -> Stores:
     if client is None:
-        memory = MemoryStore()
-        return Stores(memory, partial(memory_hall_state, chat_kept=CHAT_KEPT),
+        queue = MemoryQueue()
+        memory = MemoryStore(queue)
+        return Stores(memory, queue, partial(memory_hall_state, chat_kept=CHAT_KEPT),
                       MemoryReservations(memory))
     store = RedisStore(client, cfg["PROCESS_NAME"], cfg["LEASE_SECONDS"])
-    return Stores(store, partial(redis_hall_state, store, chat_kept=CHAT_KEPT),
+    return Stores(store, RedisQueue(client, store.processes.lease_ms),
+                  partial(redis_hall_state, store, chat_kept=CHAT_KEPT),
                   RedisReservations(client, store.processes))
 
 
@@ -198,8 +209,7 @@ def build_services(app: Flask) -> Services:
     play = _play(app, stores, clock, bus, metrics, limiter, pools, engines.settings.capacity,
                  leases, directory)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
-    lobby = _lobby(app, store, stores.hall(play.table), clock, rng, play,
-                   limiter(*chat_window), actions, pools)
+    lobby = _lobby(app, stores, clock, rng, play, limiter(*chat_window), actions, pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
                         play.maintenance, actions, rng, pools)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
@@ -285,12 +295,12 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
     )
 
 
-def _lobby(app: Flask, store: LiveStore, state: HallState, clock: Clock, rng: random.Random,
-           play: Play, chat_limiter: RateLimiter, action_limiter: RateLimiter,
-           pools: Pools) -> Lobby:
+def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: Play,
+           chat_limiter: RateLimiter, action_limiter: RateLimiter, pools: Pools) -> Lobby:
     cfg = app.config
     table, maintenance = play.table, play.maintenance
-    matcher = Matcher(store, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
+    store, state = stores.live, stores.hall(table)
+    matcher = Matcher(stores.queue, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
                       connected=lambda users: store.connected_among(Namespace.HALL, users))
     presence = Presence(store, table, matcher, play.seating.absence, state.presence,
                         state.games)

@@ -1,4 +1,5 @@
-"""Live state shared by the hall and the rooms: connections, the match queue, live games.
+"""Live state shared by the hall and the rooms: connections and live games (`LiveStore`), and
+the match queue (`MatchQueue`).
 
 Kept behind this small interface so that the store several server processes share
 (gobang/services/cluster/redis_store.py, with config REDIS_URL) replaces the in-process one
@@ -38,14 +39,6 @@ class LiveStore(Protocol):
     def connected_users(self, namespace: str) -> list[int]: ...
     def connected_among(self, namespace: str, user_ids: Iterable[int]) -> set[int]: ...
     def connection_count(self, namespace: str) -> int: ...
-    def queue_put(self, entry: QueueEntry) -> bool: ...
-    def queue_remove(self, user_id: int) -> QueueEntry | None: ...
-    def queue_entries(self) -> list[QueueEntry]: ...
-    def queue_entry(self, user_id: int) -> QueueEntry | None: ...
-    def queue_take_pair(self, first: int, second: int) -> bool: ...
-    def queue_take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]: ...
-    def queue_settle(self, first: int, second: int) -> None: ...
-    def queue_return_pending(self) -> int: ...
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...],
                  mapped: bool = False) -> None: ...
     def get_game(self, game_id: int) -> Any | None: ...
@@ -54,6 +47,19 @@ class LiveStore(Protocol):
     def games(self) -> list[Any]: ...
     def game_of_user(self, user_id: int) -> int | None: ...
     def heartbeat(self) -> None: ...
+
+
+class MatchQueue(Protocol):
+    """The players waiting to be paired (several processes: cluster/redis_queue.py)."""
+
+    def put(self, entry: QueueEntry) -> bool: ...
+    def remove(self, user_id: int) -> QueueEntry | None: ...
+    def entries(self) -> list[QueueEntry]: ...
+    def entry(self, user_id: int) -> QueueEntry | None: ...
+    def take_pair(self, first: int, second: int) -> bool: ...
+    def take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]: ...
+    def settle(self, first: int, second: int) -> None: ...
+    def return_pending(self) -> int: ...
 
 
 class Reservations(Protocol):
@@ -96,13 +102,60 @@ class LocalGames:
             return list(self._games.values())
 
 
-class MemoryStore:
-    """The in-process store: one server process holds all live state."""
+class MemoryQueue:
+    """The in-process match queue."""
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
+        self._entries: dict[int, QueueEntry] = {}
+
+    def put(self, entry: QueueEntry) -> bool:
+        """Queue the user unless already queued (then the first entry keeps its place)."""
+        with self._lock:
+            if entry.user_id in self._entries:
+                return False
+            self._entries[entry.user_id] = entry
+            return True
+
+    def remove(self, user_id: int) -> QueueEntry | None:
+        with self._lock:
+            return self._entries.pop(user_id, None)
+
+    def entries(self) -> list[QueueEntry]:
+        with self._lock:
+            return list(self._entries.values())
+
+    def entry(self, user_id: int) -> QueueEntry | None:
+        with self._lock:
+            return self._entries.get(user_id)
+
+    def take_pair(self, first: int, second: int) -> bool:
+        """Take both users out of the queue, or neither: a pairing only stands if both still
+        wait (one may have cancelled, or been paired by another round, since they were read)."""
+        with self._lock:
+            if first == second or first not in self._entries or second not in self._entries:
+                return False
+            del self._entries[first], self._entries[second]
+            return True
+
+    def take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]:
+        return [self.take_pair(first, second) for first, second in pairs]
+
+    def settle(self, first: int, second: int) -> None:
+        """Nothing kept aside: one process dies with its whole queue."""
+
+    def return_pending(self) -> int:
+        return 0
+
+
+class MemoryStore:
+    """The in-process store: one server process holds all live state. Players leave the
+    match queue as their game is made (`claim_players`)."""
+
+    def __init__(self, queue: MemoryQueue) -> None:
+        self._lock = threading.RLock()
         self._connections: dict[str, Connections] = {}
-        self._queue: dict[int, QueueEntry] = {}
+        self._queue = queue
         self._games = LocalGames()
         self._user_game: dict[int, int] = {}
 
@@ -140,44 +193,6 @@ class MemoryStore:
     def connection_count(self, namespace: str) -> int:
         with self._lock:
             return len(self._connections.get(namespace, Connections()).by_user)
-
-    def queue_put(self, entry: QueueEntry) -> bool:
-        """Queue the user unless already queued (then the first entry keeps its place)."""
-        with self._lock:
-            if entry.user_id in self._queue:
-                return False
-            self._queue[entry.user_id] = entry
-            return True
-
-    def queue_remove(self, user_id: int) -> QueueEntry | None:
-        with self._lock:
-            return self._queue.pop(user_id, None)
-
-    def queue_entries(self) -> list[QueueEntry]:
-        with self._lock:
-            return list(self._queue.values())
-
-    def queue_entry(self, user_id: int) -> QueueEntry | None:
-        with self._lock:
-            return self._queue.get(user_id)
-
-    def queue_take_pair(self, first: int, second: int) -> bool:
-        """Take both users out of the queue, or neither: a pairing only stands if both still
-        wait (one may have cancelled, or been paired by another round, since they were read)."""
-        with self._lock:
-            if first == second or first not in self._queue or second not in self._queue:
-                return False
-            del self._queue[first], self._queue[second]
-            return True
-
-    def queue_take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]:
-        return [self.queue_take_pair(first, second) for first, second in pairs]
-
-    def queue_settle(self, first: int, second: int) -> None:
-        """Nothing kept aside: one process dies with its whole queue."""
-
-    def queue_return_pending(self) -> int:
-        return 0
 
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...],
                  mapped: bool = False) -> None:
@@ -221,7 +236,7 @@ class MemoryStore:
                     return self._user_game[user_id]
             for user_id in user_ids:
                 self._user_game[user_id] = game_id
-                self._queue.pop(user_id, None)
+                self._queue.remove(user_id)
             return None
 
 

@@ -1,12 +1,13 @@
-"""The live store's contract, one table run against both stores: the in-process one and the one
-several processes share through Redis."""
+"""The live store's contract and the match queue's, each one table run against both kinds: the
+in-process one and the one several processes share through Redis."""
 
 from __future__ import annotations
 
 import pytest
 
+from gobang.services.cluster.redis_queue import RedisQueue
 from gobang.services.cluster.redis_store import RedisStore
-from gobang.services.store import LiveStore, MemoryStore, QueueEntry
+from gobang.services.store import LiveStore, MatchQueue, MemoryQueue, MemoryStore, QueueEntry
 
 HALL, ROOM = "/hall", "/room"
 
@@ -14,8 +15,15 @@ HALL, ROOM = "/hall", "/room"
 @pytest.fixture(params=["memory", "redis"])
 def store(request: pytest.FixtureRequest) -> LiveStore:
     if request.param == "memory":
-        return MemoryStore()
+        return MemoryStore(MemoryQueue())
     return RedisStore(request.getfixturevalue("redis_server").client(), "p1", lease_seconds=30)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def queue(request: pytest.FixtureRequest) -> MatchQueue:
+    if request.param == "memory":
+        return MemoryQueue()
+    return RedisQueue(request.getfixturevalue("redis_server").client(), lease_ms=30_000)
 
 
 def entry(user_id: int, clock: tuple[int, int] | None = (300, 3), joined_at: float = 0.0,
@@ -70,51 +78,51 @@ def test_of_some_users_those_connected_are_found_in_one_read(store):
     assert store.connected_among(HALL, []) == set()
 
 
-def test_a_queued_user_keeps_their_first_entry(store):
-    assert store.queue_put(entry(1, joined_at=1.0)) is True
-    assert store.queue_put(entry(1, clock=None, joined_at=2.0)) is False
-    assert store.queue_entry(1) == entry(1, joined_at=1.0)
+def test_a_queued_user_keeps_their_first_entry(queue):
+    assert queue.put(entry(1, joined_at=1.0)) is True
+    assert queue.put(entry(1, clock=None, joined_at=2.0)) is False
+    assert queue.entry(1) == entry(1, joined_at=1.0)
 
 
 @pytest.mark.parametrize("clock", [(300, 3), None])
-def test_a_queue_entry_reads_back_as_it_was_put(store, clock):
+def test_a_queue_entry_reads_back_as_it_was_put(queue, clock):
     put = QueueEntry(7, 1234, "renju", clock, 12.5)
-    store.queue_put(put)
-    assert store.queue_entries() == [put]
-    assert store.queue_entry(7) == put
+    queue.put(put)
+    assert queue.entries() == [put]
+    assert queue.entry(7) == put
 
 
-def test_leaving_the_queue_returns_the_entry_once(store):
-    store.queue_put(entry(1))
-    assert store.queue_remove(1) == entry(1)
-    assert store.queue_remove(1) is None
-    assert store.queue_entry(1) is None
+def test_leaving_the_queue_returns_the_entry_once(queue):
+    queue.put(entry(1))
+    assert queue.remove(1) == entry(1)
+    assert queue.remove(1) is None
+    assert queue.entry(1) is None
 
 
-def test_taking_a_pair_takes_both_out_of_the_queue(store):
+def test_taking_a_pair_takes_both_out_of_the_queue(queue):
     for user_id in (1, 2, 3):
-        store.queue_put(entry(user_id, joined_at=user_id))
-    assert store.queue_take_pair(1, 2) is True
-    assert [e.user_id for e in store.queue_entries()] == [3]
+        queue.put(entry(user_id, joined_at=user_id))
+    assert queue.take_pair(1, 2) is True
+    assert [e.user_id for e in queue.entries()] == [3]
 
 
-def test_a_pair_is_not_taken_when_one_of_them_has_left(store):
-    store.queue_put(entry(1))
-    assert store.queue_take_pair(1, 2) is False
-    assert store.queue_entry(1) == entry(1)
+def test_a_pair_is_not_taken_when_one_of_them_has_left(queue):
+    queue.put(entry(1))
+    assert queue.take_pair(1, 2) is False
+    assert queue.entry(1) == entry(1)
 
 
-def test_a_pair_taken_once_cannot_be_taken_again(store):
-    store.queue_put(entry(1))
-    store.queue_put(entry(2))
-    assert store.queue_take_pair(2, 1) is True
-    assert store.queue_take_pair(1, 2) is False
+def test_a_pair_taken_once_cannot_be_taken_again(queue):
+    queue.put(entry(1))
+    queue.put(entry(2))
+    assert queue.take_pair(2, 1) is True
+    assert queue.take_pair(1, 2) is False
 
 
-def test_no_one_is_paired_with_themselves(store):
-    store.queue_put(entry(1))
-    assert store.queue_take_pair(1, 1) is False
-    assert store.queue_entry(1) == entry(1)
+def test_no_one_is_paired_with_themselves(queue):
+    queue.put(entry(1))
+    assert queue.take_pair(1, 1) is False
+    assert queue.entry(1) == entry(1)
 
 
 def test_a_game_is_found_by_its_id_and_by_its_players(store):

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+from gobang.services.cluster.redis_queue import RedisQueue
 from gobang.services.cluster.redis_store import RedisStore, connections_key
 from gobang.services.hall.matcher import Matcher
 from gobang.services.store import QueueEntry
@@ -29,9 +30,14 @@ def process(redis_server) -> Callable[..., RedisStore]:
     return start
 
 
+def queue_on(store: RedisStore) -> RedisQueue:
+    """The match queue as the process `store` is sees it (the lease it waits out)."""
+    return RedisQueue(store.client, store.processes.lease_ms)
+
+
 def queue(store: RedisStore, *user_ids: int) -> None:
     for user_id in user_ids:
-        store.queue_put(QueueEntry(user_id, 1000, "freestyle", (300, 3), float(user_id)))
+        queue_on(store).put(QueueEntry(user_id, 1000, "freestyle", (300, 3), float(user_id)))
 
 
 def until(condition: Callable[[], bool], within: float, keep_alive: RedisStore) -> float:
@@ -70,10 +76,10 @@ def test_each_process_sees_everyones_connections(process):
 def test_a_queue_is_one_queue_for_all_processes(process):
     one, two = process("p1"), process("p2")
     queue(one, 1)
-    assert two.queue_put(QueueEntry(1, 900, "renju", None, 5.0)) is False
-    assert [e.user_id for e in two.queue_entries()] == [1]
-    assert two.queue_remove(1) is not None
-    assert one.queue_entry(1) is None
+    assert queue_on(two).put(QueueEntry(1, 900, "renju", None, 5.0)) is False
+    assert [e.user_id for e in queue_on(two).entries()] == [1]
+    assert queue_on(two).remove(1) is not None
+    assert queue_on(one).entry(1) is None
 
 
 def race_for_pairs(stores: list[RedisStore],
@@ -85,7 +91,7 @@ def race_for_pairs(stores: list[RedisStore],
 
     def take(pair: tuple[int, int], store: RedisStore) -> None:
         start.wait()
-        if store.queue_take_pair(*pair):
+        if queue_on(store).take_pair(*pair):
             taken.append(pair)
 
     threads = [threading.Thread(target=take, args=(pair, stores[i % len(stores)]))
@@ -105,10 +111,10 @@ def test_racing_pair_takes_never_take_a_user_twice(process):
         taken = race_for_pairs(stores, [(n, n + 1) for n in range(1, 21)])
         users = [user for pair in taken for user in pair]
         assert taken and len(users) == len(set(users))
-        left = {e.user_id for e in stores[0].queue_entries()}
+        left = {e.user_id for e in queue_on(stores[0]).entries()}
         assert left == set(range(1, 22)) - set(users)
         for user_id in left:
-            stores[0].queue_remove(user_id)
+            queue_on(stores[0]).remove(user_id)
 
 
 def test_matchers_on_two_processes_pair_each_player_once(process):
@@ -118,7 +124,7 @@ def test_matchers_on_two_processes_pair_each_player_once(process):
     start = threading.Barrier(2)
 
     def tick(n: int) -> None:
-        matcher = Matcher(stores[n], lambda: 100.0, random.Random(n), 50, 50, set)
+        matcher = Matcher(queue_on(stores[n]), lambda: 100.0, random.Random(n), 50, 50, set)
         start.wait()
         taken = matcher.take(matcher.tick()[0])
         found[n] = [u for p in taken for u in (p.black, p.white)]
@@ -179,7 +185,7 @@ def test_the_matcher_reads_the_queues_connections_in_one_round_trip(process, red
     queue(store, *range(1, 21))
     for user_id in range(1, 20):  # the last one's hall connection is gone
         store.claim_connection(HALL, user_id, f"sid{user_id}")
-    matcher = Matcher(store, lambda: 100.0, random.Random(1), 50, 50,
+    matcher = Matcher(queue_on(store), lambda: 100.0, random.Random(1), 50, 50,
                       lambda users: store.connected_among(HALL, users))
     counter = redis_server.client()
     before = counter.info("commandstats")
@@ -208,36 +214,36 @@ def test_a_process_started_again_under_its_name_does_not_bring_back_what_it_held
 def test_a_pair_taken_by_a_leader_that_died_before_making_its_game_waits_again(process):
     dying, living = process("p1", SHORT), process("p2", SHORT)
     queue(dying, 1, 2)
-    assert dying.queue_take_pair(1, 2)  # ... and the process dies before the game is made
-    assert living.queue_entries() == []
+    assert queue_on(dying).take_pair(1, 2)  # ... and the process dies before the game is made
+    assert queue_on(living).entries() == []
     time.sleep(SHORT)
-    assert living.queue_return_pending() == 2
-    assert sorted(e.user_id for e in living.queue_entries()) == [1, 2]
+    assert queue_on(living).return_pending() == 2
+    assert sorted(e.user_id for e in queue_on(living).entries()) == [1, 2]
 
 
 def test_a_pair_taken_less_than_a_lease_ago_is_left_to_the_process_making_its_game(process):
     making, other = process("p1"), process("p2")
     queue(making, 1, 2)
-    assert making.queue_take_pair(1, 2)
-    assert other.queue_return_pending() == 0
-    assert other.queue_entries() == []
+    assert queue_on(making).take_pair(1, 2)
+    assert queue_on(other).return_pending() == 0
+    assert queue_on(other).entries() == []
 
 
 def test_a_settled_pair_does_not_wait_again(process):
     leader = process("p1")
     queue(leader, 1, 2)
-    assert leader.queue_take_pair(1, 2)
-    leader.queue_settle(1, 2)
-    assert leader.queue_return_pending() == 0
-    assert leader.queue_entries() == []
+    assert queue_on(leader).take_pair(1, 2)
+    queue_on(leader).settle(1, 2)
+    assert queue_on(leader).return_pending() == 0
+    assert queue_on(leader).entries() == []
 
 
 def test_a_taken_player_who_has_a_game_does_not_wait_again(process):
     leader = process("p1")
     queue(leader, 1, 2)
-    assert leader.queue_take_pair(1, 2)
+    assert queue_on(leader).take_pair(1, 2)
     leader.put_game(9, object(), (1, 2))  # made, but the leader died before settling
-    assert leader.queue_return_pending() == 0
+    assert queue_on(leader).return_pending() == 0
 
 
 def test_a_process_sees_another_alive_only_within_a_lease_of_its_last_stamp(redis_server):

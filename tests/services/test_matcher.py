@@ -7,7 +7,7 @@ import random
 import pytest
 
 from gobang.services.hall.matcher import Matcher, Pairing
-from gobang.services.store import MemoryStore
+from gobang.services.store import MemoryQueue
 from tests.support.clock import FakeClock
 
 BLITZ = (300, 3)
@@ -26,7 +26,7 @@ def gone() -> set[int]:
 
 @pytest.fixture
 def matcher(clock: FakeClock, gone: set[int]) -> Matcher:
-    return Matcher(MemoryStore(), clock, random.Random(1), gap_start=50, gap_per_second=50,
+    return Matcher(MemoryQueue(), clock, random.Random(1), gap_start=50, gap_per_second=50,
                    connected=lambda users: set(users) - gone)
 
 
@@ -135,7 +135,7 @@ def test_vanished_users_are_dropped(matcher, gone):
 def test_colours_are_random(clock):
     colours = set()
     for seed in range(20):
-        matcher = Matcher(MemoryStore(), clock, random.Random(seed), 50, 50, set)
+        matcher = Matcher(MemoryQueue(), clock, random.Random(seed), 50, 50, set)
         matcher.enqueue(1, 1000, "freestyle", BLITZ)
         matcher.enqueue(2, 1000, "freestyle", BLITZ)
         colours.add(matcher.tick()[0][0].black)

@@ -1,5 +1,6 @@
-"""The live store shared by several server processes: connections, the match queue and who
-plays which game live in Redis; the LiveGame objects stay with the process that owns them.
+"""The live store shared by several server processes: connections and who plays which game
+live in Redis; the LiveGame objects stay with the process that owns them. The match queue is
+beside it (redis_queue.py), on the keys named here.
 
 Keys: `gobang:connections:<namespace>` (user -> "sid|process"), `gobang:queue` (user -> the
 entry as JSON), `gobang:user_game` (user -> game id). Every check-then-write is one Lua script,
@@ -8,14 +9,13 @@ so that two processes never both win.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import redis
 
 from gobang.services.cluster.processes import NOW_MS, PROCESSES, Processes, text
-from gobang.services.store import LocalGames, QueueEntry
+from gobang.services.store import LocalGames
 
 NAMESPACES = "gobang:connection_namespaces"
 QUEUE = "gobang:queue"
@@ -100,54 +100,6 @@ for i = 1, #all, 2 do
 end
 """
 
-# KEYS: queue. ARGV: user. Removes and returns the entry.
-TAKE = """
-local entry = redis.call('HGET', KEYS[1], ARGV[1])
-if entry then redis.call('HDEL', KEYS[1], ARGV[1]) end
-return entry
-"""
-
-# KEYS: queue, pairing, pairing times. ARGV: pairs of users. Of each pair both out of the
-# queue, or neither; kept aside in `pairing`, with when, until their game is made (a game's
-# reservation is confirmed, or queue_settle). Returns 1 or 0 for each pair.
-TAKE_PAIRS = NOW_MS + """
-local taken = {}
-for i = 1, #ARGV, 2 do
-  local first = redis.call('HGET', KEYS[1], ARGV[i])
-  local second = redis.call('HGET', KEYS[1], ARGV[i + 1])
-  if ARGV[i] ~= ARGV[i + 1] and first and second then
-    redis.call('HDEL', KEYS[1], ARGV[i], ARGV[i + 1])
-    redis.call('HSET', KEYS[2], ARGV[i], first, ARGV[i + 1], second)
-    redis.call('ZADD', KEYS[3], now, ARGV[i], now, ARGV[i + 1])
-    taken[#taken + 1] = 1
-  else
-    taken[#taken + 1] = 0
-  end
-end
-return taken
-"""
-
-# KEYS: queue, pairing, pairing times, user_game, reserved. ARGV: age in ms. Back to the
-# queue, whoever was taken that long ago for a game that was never made (the leader died
-# between taking them and making it). A younger pair is being made into a game right now, and
-# one whose game is reserved but not yet known to be committed or not waits for that: left.
-RETURN_PENDING = NOW_MS + """
-local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[1]))
-local back = 0
-for _, user in ipairs(stale) do
-  local entry = redis.call('HGET', KEYS[2], user)
-  local game = redis.call('HGET', KEYS[4], user)
-  if not (game and redis.call('HEXISTS', KEYS[5], game) == 1) then
-    if entry and not game then
-      back = back + redis.call('HSETNX', KEYS[1], user, entry)
-    end
-    redis.call('HDEL', KEYS[2], user)
-    redis.call('ZREM', KEYS[3], user)
-  end
-end
-return back
-"""
-
 # KEYS: user_game. ARGV: game id, users. Drops a user's entry only if it still names that game.
 DROP_GAME = """
 for i = 2, #ARGV do
@@ -164,9 +116,7 @@ class RedisStore:
         self.processes = Processes(client, process, lease_seconds)
         scripts = {"claim": CLAIM, "release": RELEASE, "connection": CONNECTION,
                    "connected": CONNECTED, "connected_among": CONNECTED_AMONG,
-                   "forget": FORGET, "take": TAKE,
-                   "take_pairs": TAKE_PAIRS, "drop_game": DROP_GAME,
-                   "return_pending": RETURN_PENDING}
+                   "forget": FORGET, "drop_game": DROP_GAME}
         self._scripts = {name: client.register_script(body) for name, body in scripts.items()}
         # The games this process owns, and their people (to drop their entries).
         self._games = LocalGames()
@@ -209,50 +159,6 @@ class RedisStore:
     def connection_count(self, namespace: str) -> int:
         return len(self.connected_users(namespace))
 
-    def queue_put(self, entry: QueueEntry) -> bool:
-        """Queue the user unless already queued (then the first entry keeps its place)."""
-        return bool(self.client.hsetnx(QUEUE, str(entry.user_id), _dump(entry)))
-
-    def queue_remove(self, user_id: int) -> QueueEntry | None:
-        found = self._run("take", [QUEUE], [user_id])
-        return _load(found) if found else None
-
-    def queue_entries(self) -> list[QueueEntry]:
-        """In the order they joined (Redis keeps no order of its own)."""
-        entries = [_load(raw) for raw in self.client.hvals(QUEUE)]
-        return sorted(entries, key=lambda e: (e.joined_at, e.user_id))
-
-    def queue_entry(self, user_id: int) -> QueueEntry | None:
-        found = self.client.hget(QUEUE, str(user_id))
-        return _load(found) if found else None
-
-    def queue_take_pair(self, first: int, second: int) -> bool:
-        return self.queue_take_pairs([(first, second)])[0]
-
-    def queue_take_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[bool]:
-        """Of each pair both users out of the queue, or neither, atomically across processes,
-        for a batch in one round trip; they are kept aside until their game is made."""
-        if not pairs:
-            return []
-        found = self._run("take_pairs", [QUEUE, PAIRING, PAIRING_AT],
-                          [user for pair in pairs for user in pair])
-        return [bool(taken) for taken in found]
-
-    def queue_settle(self, first: int, second: int) -> None:
-        with self.client.pipeline() as settle:
-            settle.hdel(PAIRING, str(first), str(second))
-            settle.zrem(PAIRING_AT, str(first), str(second))
-            settle.execute()
-
-    def queue_return_pending(self) -> int:
-        """Pairs taken a lease ago and never settled (their leader died before making the
-        game) go back to the queue, unless they have a game. Returns how many users went
-        back. Not younger ones: another process may still be making their game (a leader
-        whose lead just passed on, or a second matcher)."""
-        return int(self._run("return_pending",
-                             [QUEUE, PAIRING, PAIRING_AT, USER_GAME, RESERVED],
-                             [int(self.processes.lease_ms)]))
-
     def put_game(self, game_id: int, game: Any, user_ids: tuple[int, ...],
                  mapped: bool = False) -> None:
         """`mapped`: the users' entries already name the game (a new game's reservation)."""
@@ -293,16 +199,3 @@ class RedisStore:
 
 def connections_key(namespace: str) -> str:
     return f"gobang:connections:{namespace}"
-
-
-def _dump(entry: QueueEntry) -> str:
-    return json.dumps({"user_id": entry.user_id, "score": entry.score,
-                       "ruleset": entry.ruleset, "clock": entry.clock,
-                       "joined_at": entry.joined_at})
-
-
-def _load(raw: bytes | str) -> QueueEntry:
-    found = json.loads(raw)
-    clock = found["clock"]
-    return QueueEntry(found["user_id"], found["score"], found["ruleset"],
-                      tuple(clock) if clock is not None else None, found["joined_at"])

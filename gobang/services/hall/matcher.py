@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gobang.services.clock import Clock
 from gobang.services.pools import TimeControl
-from gobang.services.store import LiveStore, QueueEntry
+from gobang.services.store import MatchQueue, QueueEntry
 
 
 @dataclass(frozen=True)
@@ -28,14 +28,14 @@ class Pairing:
 class Matcher:
     def __init__(
         self,
-        store: LiveStore,
+        queue: MatchQueue,
         clock: Clock,
         rng: random.Random,
         gap_start: int,
         gap_per_second: int,
         connected: Callable[[list[int]], set[int]],
     ) -> None:
-        self.store = store
+        self.queue = queue
         self.clock = clock
         self.rng = rng
         self.gap_start = gap_start
@@ -46,20 +46,20 @@ class Matcher:
     def enqueue(self, user_id: int, score: int, ruleset: str, clock: TimeControl) -> bool:
         """Queue a player in the pool of that ruleset and clock; False if already queued (the
         first place, in its pool, is kept)."""
-        return self.store.queue_put(QueueEntry(user_id, score, ruleset, clock, self.clock()))
+        return self.queue.put(QueueEntry(user_id, score, ruleset, clock, self.clock()))
 
     def cancel(self, user_id: int) -> bool:
-        return self.store.queue_remove(user_id) is not None
+        return self.queue.remove(user_id) is not None
 
     def queued(self) -> list[QueueEntry]:
-        return self.store.queue_entries()
+        return self.queue.entries()
 
     def is_queued(self, user_id: int) -> bool:
-        return self.store.queue_entry(user_id) is not None
+        return self.queue.entry(user_id) is not None
 
     def pool_of(self, user_id: int) -> tuple[str, TimeControl] | None:
         """The pool (ruleset, clock) the user waits in; None when not queued."""
-        entry = self.store.queue_entry(user_id)
+        entry = self.queue.entry(user_id)
         return None if entry is None else (entry.ruleset, entry.clock)
 
     def allowed_gap(self, waited: float) -> float:
@@ -69,14 +69,14 @@ class Matcher:
         """Who can be paired now. Returns the pairings, to be taken (`take`) just
         before their games are made, and the users dropped because their connection is gone.
         Pairs a former leader took and never made a game of wait again first."""
-        self.store.queue_return_pending()
-        entries = self.store.queue_entries()
+        self.queue.return_pending()
+        entries = self.queue.entries()
         here = self.connected([e.user_id for e in entries]) if entries else set()
         dropped = [e.user_id for e in entries if e.user_id not in here]
         for user_id in dropped:
-            self.store.queue_remove(user_id)
+            self.queue.remove(user_id)
         by_pool: dict[tuple[str, TimeControl], list[QueueEntry]] = {}
-        for entry in self.store.queue_entries():
+        for entry in self.queue.entries():
             by_pool.setdefault((entry.ruleset, entry.clock), []).append(entry)
         pairings: list[Pairing] = []
         for entries in by_pool.values():
@@ -87,12 +87,12 @@ class Matcher:
         """Those of the pairings whose players are both still queued, taken: no one is ever
         paired twice, whichever process pairs them and whatever changed since the queue was
         read."""
-        taken = self.store.queue_take_pairs([(p.black, p.white) for p in pairings])
+        taken = self.queue.take_pairs([(p.black, p.white) for p in pairings])
         return [pairing for pairing, ok in zip(pairings, taken, strict=True) if ok]
 
     def settle(self, pairing: Pairing) -> None:
         """Their game is made (or refused): the pair is no longer kept aside."""
-        self.store.queue_settle(pairing.black, pairing.white)
+        self.queue.settle(pairing.black, pairing.white)
 
     def _pair_pool(self, entries: list[QueueEntry]) -> list[Pairing]:
         """Longest waiters first, each with the untaken player nearest in score within the
