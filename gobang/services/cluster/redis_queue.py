@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import redis
 
@@ -71,15 +70,16 @@ class RedisQueue:
         self.client = client
         # How long a pair may stay taken before it is known that no game will be made of it.
         self.lease_ms = lease_ms
-        scripts = {"take": TAKE, "take_pairs": TAKE_PAIRS, "return_pending": RETURN_PENDING}
-        self._scripts = {name: client.register_script(body) for name, body in scripts.items()}
+        self._take = client.register_script(TAKE)
+        self._take_pairs = client.register_script(TAKE_PAIRS)
+        self._return_pending = client.register_script(RETURN_PENDING)
 
     def put(self, entry: QueueEntry) -> bool:
         """Queue the user unless already queued (then the first entry keeps its place)."""
         return bool(self.client.hsetnx(QUEUE, str(entry.user_id), _dump(entry)))
 
     def remove(self, user_id: int) -> QueueEntry | None:
-        found = self._run("take", [QUEUE], [user_id])
+        found = self._take(keys=[QUEUE], args=[user_id])
         return _load(found) if found else None
 
     def entries(self) -> list[QueueEntry]:
@@ -99,8 +99,8 @@ class RedisQueue:
         for a batch in one round trip; they are kept aside until their game is made."""
         if not pairs:
             return []
-        found = self._run("take_pairs", [QUEUE, PAIRING, PAIRING_AT],
-                          [user for pair in pairs for user in pair])
+        found = self._take_pairs(keys=[QUEUE, PAIRING, PAIRING_AT],
+                                 args=[user for pair in pairs for user in pair])
         return [bool(taken) for taken in found]
 
     def settle(self, first: int, second: int) -> None:
@@ -114,12 +114,8 @@ class RedisQueue:
         game) go back to the queue, unless they have a game. Returns how many users went
         back. Not younger ones: another process may still be making their game (a leader
         whose lead just passed on, or a second matcher)."""
-        return int(self._run("return_pending",
-                             [QUEUE, PAIRING, PAIRING_AT, USER_GAME, RESERVED],
-                             [int(self.lease_ms)]))
-
-    def _run(self, script: str, keys: list[str], args: list[Any]) -> Any:
-        return self._scripts[script](keys=keys, args=args)
+        return int(self._return_pending(keys=[QUEUE, PAIRING, PAIRING_AT, USER_GAME, RESERVED],
+                                        args=[self.lease_ms]))
 
 
 def _dump(entry: QueueEntry) -> str:
