@@ -125,7 +125,7 @@ def _init_extensions(app: Flask) -> None:
     from gobang.transport_guard import install_transport_guard
 
     guard_malformed_packets(socketio.server)
-    install_transport_guard(socketio.server, app.config, time.monotonic)
+    install_transport_guard(socketio.server, app.config, time.monotonic, socketio.server.sleep)
 
 
 def _message_queue(url: str | None) -> dict[str, Any]:

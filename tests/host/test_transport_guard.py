@@ -1,10 +1,19 @@
-"""The websocket frame checks and budget, with a hand-driven clock."""
+"""The websocket frame checks and budget, with a hand-driven clock, and the frame loop over a
+scripted websocket shaped like eventlet's (eventlet itself is not imported here: it warns on
+every fork, and the bench tests in this directory fork)."""
 
 from __future__ import annotations
 
 import pytest
 
-from gobang.transport_guard import FrameBudget, TransportGuard, frame_fault
+from gobang.transport_guard import (
+    FRAMES_PER_TURN,
+    FrameBudget,
+    FrameErrors,
+    GuardedWebSocket,
+    TransportGuard,
+    frame_fault,
+)
 
 
 class Clock:
@@ -117,7 +126,8 @@ def deadline():
     clock = Clock()
     server = FakeSocketIO()
     guard = TransportGuard(server, frames_per_second=None, frame_burst=1,
-                           namespace_seconds=10, clock=clock)
+                           namespace_seconds=10, max_message_bytes=16, clock=clock,
+                           sleep=lambda seconds: None)
     guard.install()
     return clock, server, guard
 
@@ -161,3 +171,182 @@ def test_one_sweeper_serves_every_connection(deadline):
     for sid in ("a", "b", "c"):
         open_connection(server, sid)
     assert len(server.eio.tasks) == 1
+
+
+class ClientClosed(Exception):
+    """eventlet's ConnectionClosedError."""
+
+
+class ProtocolFailed(Exception):
+    """eventlet's FailedConnectionError."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status, message)
+        self.status = status
+        self.message = message
+
+
+TEXT, CONTINUATION, CLOSE, PING, PONG = 1, 0, 8, 9, 0xA
+
+
+class Message:
+    """eventlet's RFC6455WebSocket.Message, what the guard reads of it."""
+
+    def __init__(self, opcode: int) -> None:
+        self.opcode = opcode
+        self.data: list[bytes] = []
+        self.finished = False
+
+    def push(self, data: bytes, final: bool) -> None:
+        self.finished = final
+        self.data.append(data)
+
+    def getvalue(self) -> str:
+        return b"".join(self.data).decode()
+
+
+class ScriptedWebSocket:
+    """Frames (fin, opcode, payload) as eventlet's `_recv_frame` returns them, then the
+    client closes."""
+
+    def __init__(self, frames: list[tuple[bool, int, bytes]]) -> None:
+        self.frames = iter(frames)
+        self.control: list[tuple[int, str]] = []
+        self.closed_with = None
+
+    def _recv_frame(self, message: Message | None = None) -> Message:
+        fin, opcode, payload = next(self.frames, (True, CLOSE, b""))
+        if opcode == CLOSE:
+            raise ClientClosed()
+        if opcode == 0xF:
+            raise ProtocolFailed(1002, "Unknown opcode received.")
+        if message is None or opcode & 8:
+            message = Message(opcode)
+        for start in range(0, len(payload), 4):  # as recv hands a frame over in pieces
+            message.push(payload[start:start + 4], final=fin)
+        if not payload:
+            message.push(b"", final=fin)
+        return message
+
+    def _handle_control_frame(self, opcode: int, data: str) -> None:
+        self.control.append((opcode, data))
+
+    def close(self, close_data=None) -> None:
+        self.closed_with = close_data
+
+
+class Connection:
+    connected = False
+    closed = False
+
+
+def guarded(frames, budget: FrameBudget | None = None, max_message_bytes: int = 16,
+            sleeps: list | None = None) -> tuple[GuardedWebSocket, ScriptedWebSocket]:
+    ws = ScriptedWebSocket(frames)
+    sleep = (sleeps if sleeps is not None else []).append
+    return GuardedWebSocket(ws, budget, Connection(), max_message_bytes=max_message_bytes,
+                            sleep=sleep, errors=FrameErrors(ClientClosed, ProtocolFailed)), ws
+
+
+def messages(guard: GuardedWebSocket) -> list:
+    """What engine.io reads: messages until the connection ends (None)."""
+    read = []
+    while (message := guard.wait()) is not None:
+        read.append(message)
+    return read
+
+
+def test_data_messages_are_handed_on():
+    guard, _ws = guarded([(True, TEXT, b"3"), (True, TEXT, b"42/room,[]")])
+    assert messages(guard) == ["3", "42/room,[]"]
+
+
+@pytest.mark.parametrize("opcode", [PONG, PING], ids=["pong", "ping"])
+def test_control_frames_spend_the_frame_budget(opcode, caplog):
+    budget = FrameBudget(rate=1, burst=5, clock=Clock())
+    guard, ws = guarded([(True, opcode, b"")] * 10 + [(True, TEXT, b"3")], budget)
+    assert messages(guard) == []
+    assert len(ws.control) == 5  # answered (PING) or dropped (PONG) by eventlet, as before
+    assert [r.fields["reason"] for r in caplog.records] == ["too many frames"]
+
+
+def test_continuation_frames_spend_the_frame_budget():
+    budget = FrameBudget(rate=1, burst=3, clock=Clock())
+    guard, _ws = guarded([(False, TEXT, b"4"), (False, CONTINUATION, b""),
+                          (False, CONTINUATION, b""), (True, CONTINUATION, b"")], budget)
+    assert messages(guard) == []
+
+
+def test_a_fragmented_message_is_handed_on_whole():
+    guard, _ws = guarded([(False, TEXT, b"42/room"), (True, PING, b"hi"),
+                          (True, CONTINUATION, b",[]")])
+    assert messages(guard) == ["42/room,[]"]
+
+
+def test_a_fragmented_message_at_the_limit_is_handed_on():
+    guard, _ws = guarded([(False, TEXT, b"42/room,"), (True, CONTINUATION, b"[[]]" * 2)])
+    assert messages(guard) == ["42/room,[[]][[]]"]
+
+
+@pytest.mark.parametrize("budget", [None, FrameBudget(rate=1, burst=1_000, clock=Clock())],
+                         ids=["budget off", "budget on"])
+def test_a_fragmented_message_past_the_limit_is_refused(budget, caplog):
+    guard, _ws = guarded([(False, TEXT, b"42/room,"), (False, CONTINUATION, b"[[]]" * 2),
+                          (True, CONTINUATION, b"]")], budget)
+    assert messages(guard) == []
+    assert [r.fields["reason"] for r in caplog.records] == ["message too long"]
+
+
+def test_empty_fragments_count_towards_the_limit():
+    guard, _ws = guarded([(False, TEXT, b"4")] + [(False, CONTINUATION, b"")] * 100
+                         + [(True, CONTINUATION, b"3")])
+    assert messages(guard) == []
+
+
+def test_a_new_message_starts_its_count_afresh():
+    frames = [(False, TEXT, b"42/room,"), (True, CONTINUATION, b"[]")] * 5
+    guard, _ws = guarded(frames)
+    assert messages(guard) == ["42/room,[]"] * 5
+
+
+@pytest.mark.parametrize("budget", [None, FrameBudget(rate=1, burst=1_000, clock=Clock())],
+                         ids=["budget off", "budget on"])
+def test_a_sender_that_keeps_sending_yields_every_few_frames(budget):
+    sleeps: list = []
+    guard, _ws = guarded([(True, PONG, b"")] * (FRAMES_PER_TURN * 10), budget, sleeps=sleeps)
+    assert messages(guard) == []
+    assert sleeps == [0] * 10
+
+
+def test_a_protocol_error_closes_with_its_status_and_one_log_line(caplog):
+    guard, ws = guarded([(True, 0xF, b"")])
+    assert messages(guard) == []
+    assert ws.closed_with == (1002, "Unknown opcode received.")
+    assert [r.fields["reason"] for r in caplog.records] == ["protocol error"]
+
+
+def test_frames_read_after_the_server_closed_the_connection_are_dropped_unlogged(caplog):
+    guard, _ws = guarded([(True, TEXT, b"[]")] * 3)
+    guard._connection.closed = True
+    assert messages(guard) == []
+    assert not caplog.records
+
+
+class PlainWebSocket:
+    """A websocket read through `wait` only (the threading mode's)."""
+
+    def __init__(self, messages: list[str]) -> None:
+        self.messages = iter(messages)
+
+    def wait(self) -> str | None:
+        return next(self.messages, None)
+
+
+def test_a_websocket_without_a_frame_reader_spends_a_token_per_message_and_yields():
+    sleeps: list = []
+    budget = FrameBudget(rate=1, burst=FRAMES_PER_TURN * 2, clock=Clock())
+    guard = GuardedWebSocket(PlainWebSocket(["6"] * (FRAMES_PER_TURN * 3)), budget,
+                             Connection(), max_message_bytes=16, sleep=sleeps.append,
+                             errors=None)
+    assert len(messages(guard)) == FRAMES_PER_TURN * 2
+    assert len(sleeps) == 2
