@@ -1,6 +1,9 @@
 """The transport attacks of docs/security.md against a live server, with their figures.
 
-    .venv/bin/python bench/attacks.py flood|malformed|binary|memory [--root DIR]
+    .venv/bin/python bench/attacks.py SCENARIO [--root DIR]
+
+SCENARIO: flood, pong_flood, ping_flood, fragment, fragment_anonymous, malformed, binary,
+memory.
 
 --root: another checkout's top directory (e.g. `git archive <commit> | tar -x -C DIR`), for
 before/after figures. Prints one JSON line.
@@ -24,6 +27,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import tests.support.live as live  # noqa: E402
 from tests.live.test_flood import Flooder, timed_moves  # noqa: E402
 from tests.live.test_play import matched_pair  # noqa: E402
+from tests.live.test_raw_frames import (  # noqa: E402
+    PING,
+    PONG,
+    ControlFlooder,
+    HealthPoller,
+    anonymous_websocket,
+    closed_by_server,
+    endless_fragment,
+    paced_moves,
+)
 
 CLOSED = (websocket.WebSocketException, OSError)
 
@@ -61,6 +74,70 @@ def flood(server: live.LiveServer) -> dict:
     return {"healthz": healthz, "healthz_seconds": round(healthz_seconds, 2), "moves": moves,
             "players_connected": black[2].connected and white[2].connected,
             "flooder_closed": flooder.closed_by_server.is_set(), "frames_sent": flooder.sent}
+
+
+def percentile(samples: list[float], share: float) -> float | str:
+    ordered = sorted(samples)
+    value = ordered[max(0, int(len(ordered) * share) - 1)]
+    return round(value * 1000, 1) if value != float("inf") else "unanswered"
+
+
+def control_flood(server: live.LiveServer, frame: bytes) -> dict:
+    """An anonymous attacker writing empty control frames in 8,192-frame writes, reconnecting
+    each time it is closed, for 8 s, while a game is played (20 moves a second) and /healthz
+    polled."""
+    black, white, game_id = matched_pair(server)
+    process = psutil.Process(server.process.pid)
+    before = process.memory_info().rss
+    flooder = ControlFlooder(server.port, frame)
+    poller = HealthPoller(server.url)
+    flooder.start()
+    poller.start()
+    moves = paced_moves(black, white, game_id, until=flooder)
+    flooder.join(timeout=60)
+    poller.stop.set()
+    poller.join(timeout=60)
+    return {"healthz_p99_ms": percentile(poller.took, 0.99),
+            "healthz_max_ms": percentile(poller.took, 1), "healthz_polls": len(poller.took),
+            "moves": {"count": len(moves), "p50_ms": percentile(moves, 0.5),
+                      "p99_ms": percentile(moves, 0.99), "max_ms": percentile(moves, 1),
+                      "unanswered": moves.count(float("inf"))},
+            "players_connected": black[2].connected and white[2].connected,
+            "attacker_connections": flooder.connections,
+            "closed_by_server": flooder.closed_by_server, "attacker_error": flooder.error,
+            "rss_growth_mb": round((process.memory_info().rss - before) / 2**20, 1)}
+
+
+def pong_flood(server: live.LiveServer) -> dict:
+    return control_flood(server, PONG)
+
+
+def ping_flood(server: live.LiveServer) -> dict:
+    return control_flood(server, PING)
+
+
+def fragment(server: live.LiveServer, logged_in: bool = True) -> dict:
+    """A text frame with FIN unset, then 16,000-byte continuation frames for up to 10 s (or
+    512 MB) on a logged-in /room socket."""
+    if logged_in:
+        ws = server.raw_socket(server.user("frag"), "/room")
+    else:
+        ws = anonymous_websocket(server.port)
+    process = psutil.Process(server.process.pid)
+    before = process.memory_info().rss
+    started = time.monotonic()
+    sent = endless_fragment(ws.sock)
+    seconds = time.monotonic() - started
+    closed = closed_by_server(ws.sock)
+    grown = process.memory_info().rss - before
+    ws.sock.close()
+    return {"sent_mb": round(sent / 2**20), "seconds": round(seconds, 1),
+            "connection_closed": closed, "rss_growth_mb": round(grown / 2**20, 1),
+            "refusals": [line[-80:] for line in server.log().splitlines() if "refused" in line]}
+
+
+def fragment_anonymous(server: live.LiveServer) -> dict:
+    return fragment(server, logged_in=False)
 
 
 def malformed(server: live.LiveServer, per_second: int = 1_000, seconds: float = 10) -> dict:
@@ -113,7 +190,9 @@ def memory(server: live.LiveServer, rounds: int = 4, connections: int = 2_000) -
     return {"connections_per_round": connections, "rss_mb_after_each_round": rss}
 
 
-SCENARIOS = {"flood": flood, "malformed": malformed, "binary": binary, "memory": memory}
+SCENARIOS = {"flood": flood, "pong_flood": pong_flood, "ping_flood": ping_flood,
+             "fragment": fragment, "fragment_anonymous": fragment_anonymous,
+             "malformed": malformed, "binary": binary, "memory": memory}
 
 
 def main() -> None:
