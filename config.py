@@ -94,7 +94,7 @@ class Config:
     # net.core.somaxconn) so that a crowd reconnecting at once is not refused.
     MAX_CONNECTIONS: int = 10_000
     LISTEN_BACKLOG: int = 2048
-    # Hostile clients (docs/security.md). Frames a websocket may send: a bucket of
+    # Hostile clients (docs/security.md). Frames of any opcode a websocket may send: a bucket of
     # SOCKET_FRAME_BURST refilled at SOCKET_FRAMES_PER_SECOND, far above any real client's
     # pace; a connection that runs it dry is closed (no budget with RATELIMIT_ENABLED off, as
     # for load tests). A connection must join a namespace within
