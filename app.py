@@ -217,12 +217,14 @@ def serve(server_app, host: str, port: int) -> None:
     # Load tests, with rate limits off, connect thousands of players from one address.
     capped = server_app.config["RATELIMIT_ENABLED"] and not server_app.config["PROXY_FIX"]
     per_address = server_app.config["MAX_CONNECTIONS_PER_ADDRESS"] if capped else 0
-    protocol = _capped_per_address(_lean_protocol(eventlet.wsgi.HttpProtocol), per_address,
-                                   closes)
+    protocol = _capped_per_address(
+        _header_deadline(_lean_protocol(eventlet.wsgi.HttpProtocol),
+                         server_app.config["REQUEST_HEADER_SECONDS"]), per_address, closes)
     timeout = server_app.config["REQUEST_TIMEOUT_SECONDS"]
     # max_size: eventlet serves at most this many connections at once (its default is 1024).
     # keepalive: how long a connection may wait before (each) request line; socket_timeout:
-    # each later read or write of a request. A websocket sets its own timeout once open
+    # each later read or write of a request (the headers, all together, have
+    # REQUEST_HEADER_SECONDS: _header_deadline). A websocket sets its own timeout once open
     # (engine.io's ping interval plus timeout).
     eventlet.wsgi.server(listener, server_app, log_output=False, max_size=max_connections,
                          protocol=protocol, keepalive=timeout, socket_timeout=timeout)
@@ -304,6 +306,63 @@ def _lean_protocol(protocol):
         wbufsize = 2048
 
     return LeanProtocol
+
+
+def _header_deadline(protocol, seconds: float):
+    """Closes a connection, with one log line, when a request's headers have not ended
+    `seconds` after the first byte of its request line. eventlet's timeouts are per read, so
+    a client sending a header byte every few seconds held a connection for ever. The wait for
+    that first byte stays eventlet's keepalive timeout.
+
+    eventlet's HttpProtocol internals it touches (0.41), only here: `_read_request_line` (the
+    first byte is awaited before it, with the keepalive timeout eventlet sets there) and
+    `handle_one_request`, which reads the request line and then the headers in
+    `parse_request`."""
+    import eventlet
+
+    class HeadersTooSlow(BaseException):  # not caught by anything that reads the headers
+        pass
+
+    class HeaderDeadlineProtocol(protocol):
+        deadline: eventlet.Timeout | None = None
+
+        def _read_request_line(self):
+            if not self.rfile.closed:
+                keepalive = self.server.keepalive
+                if keepalive and not isinstance(keepalive, bool):
+                    self.connection.settimeout(keepalive)
+                try:
+                    self.rfile.peek(1)
+                except TimeoutError:
+                    raise  # as eventlet's own read raises it: the connection is closed
+                except OSError:
+                    pass  # eventlet's read below meets the error again and ends its way
+            self.deadline = eventlet.Timeout(seconds, HeadersTooSlow)
+            return super()._read_request_line()
+
+        def parse_request(self):
+            try:
+                return super().parse_request()
+            finally:
+                self._disarm()
+
+        def handle_one_request(self) -> None:
+            try:
+                super().handle_one_request()
+            except HeadersTooSlow:
+                self.close_connection = 1
+                log.warning("connection refused", extra={"fields": {
+                    "reason": "request headers too slow",
+                    "address": str(self.client_address[0])}})
+            finally:
+                self._disarm()
+
+        def _disarm(self) -> None:
+            if self.deadline is not None:
+                self.deadline.cancel()
+                self.deadline = None
+
+    return HeaderDeadlineProtocol
 
 
 def _capped_per_address(protocol, per_address: int, closes: Callable[[], None]):

@@ -105,6 +105,9 @@ class Config:
     # `python app.py`: seconds a client may take to send each part of a request (and to take
     # each part of the answer), and to start its next request on a kept-alive connection.
     REQUEST_TIMEOUT_SECONDS: float = 10.0
+    # `python app.py`: seconds from the first byte of a request line to the end of the
+    # headers, however the client paces them; the connection is closed when they pass.
+    REQUEST_HEADER_SECONDS: float = 10.0
     # `python app.py`: connections one client address may hold at once (0: no cap). Behind a
     # proxy (PROXY_FIX > 0) every connection comes from the proxy, so this cap is off and the
     # proxy's own (nginx's limit_conn, deploy/nginx/) takes its place; off too with

@@ -121,11 +121,13 @@ def _init_extensions(app: Flask) -> None:
         logger=False,
         engineio_logger=False,
     )
+    from gobang.polling_guard import install_polling_guard
     from gobang.sockets import guard_malformed_packets
     from gobang.transport_guard import install_transport_guard
 
     guard_malformed_packets(socketio.server)
     install_transport_guard(socketio.server, app.config, time.monotonic, socketio.server.sleep)
+    install_polling_guard(socketio.server, app.config, time.monotonic)
 
 
 def _message_queue(url: str | None) -> dict[str, Any]:

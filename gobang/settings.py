@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import secrets
 import socket
@@ -91,8 +92,20 @@ def refuse_out_of_range(config: Mapping[str, Any]) -> None:
     problems = [f"{name} must be a whole number of at least {least}, not {config[name]!r}"
                 for name, least in AT_LEAST.items()
                 if name in config and (type(config[name]) is not int or config[name] < least)]
+    problems += [f"{name} must be a number of seconds above 0, not {config[name]!r}"
+                 for name in ABOVE_ZERO_SECONDS
+                 if name in config and not _above_zero(config[name])]
     if problems:
         raise SettingsRefused("; ".join(problems))
+
+
+# Seconds that must be a finite number above 0: 0 or less would close every request at once,
+# infinity (or NaN) none.
+ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS",)
+
+
+def _above_zero(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value) and value > 0
 
 
 def refuse_unsafe_processes(config: Mapping[str, Any]) -> None:
