@@ -30,6 +30,10 @@ class Config:
     CHAT_WINDOW_SECONDS: int = 10
     # Match requests and challenges per user per minute.
     HALL_ACTIONS_PER_MINUTE: int = 30
+    # Whole hall views (`hall_view`) per user per minute. A page asks for one only when it
+    # missed a `hall_update` (at most one a HALL_UPDATE_SECONDS), so it stays under 60; keep
+    # this above 60 / HALL_UPDATE_SECONDS.
+    HALL_VIEWS_PER_MINUTE: int = 120
     # Moves per user per second, far above any human pace.
     MOVES_PER_SECOND: int = 10
     # Draw offers, take-back and pause requests per user (each one is pushed to the opponent).

@@ -3,7 +3,7 @@
     .venv/bin/python bench/attacks.py SCENARIO [--root DIR]
 
 SCENARIO: flood, pong_flood, ping_flood, fragment, fragment_anonymous, malformed, binary,
-memory.
+memory, hall_view.
 
 --root: another checkout's top directory (e.g. `git archive <commit> | tar -x -C DIR`), for
 before/after figures. Prints one JSON line.
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -25,7 +27,7 @@ import websocket
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tests.support.live as live  # noqa: E402
-from tests.live.test_flood import Flooder, timed_moves  # noqa: E402
+from tests.live.test_flood import Flooder, quiet_cells, timed_moves  # noqa: E402
 from tests.live.test_play import matched_pair  # noqa: E402
 from tests.live.test_raw_frames import (  # noqa: E402
     PING,
@@ -190,9 +192,140 @@ def memory(server: live.LiveServer, rounds: int = 4, connections: int = 2_000) -
     return {"connections_per_round": connections, "rss_mb_after_each_round": rss}
 
 
+def hall_socket(server: live.LiveServer, username: str) -> websocket.WebSocket:
+    """A new account's raw connection to /hall (its `hello` comes before the connect's
+    acknowledgement, so raw_socket's check does not fit)."""
+    http = server.user(username)
+    cookie = "; ".join(f"{c.name}={c.value}" for c in http.cookies)
+    ws = websocket.create_connection(
+        f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket",
+        cookie=cookie, timeout=10)
+    assert ws.recv().startswith("0")
+    ws.send("40/hall,")
+    while not ws.recv().startswith("40/hall,"):
+        pass
+    return ws
+
+
+class Pongs(threading.Thread):
+    """Keeps raw hall connections alive: answers the server's pings, drops the rest."""
+
+    def __init__(self, sockets: list[websocket.WebSocket]) -> None:
+        super().__init__(daemon=True)
+        self.sockets = {ws.sock: ws for ws in sockets}
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            readable, _, _ = select.select(list(self.sockets), [], [], 0.5)
+            for sock in readable:
+                try:
+                    if self.sockets[sock].recv() == "2":
+                        self.sockets[sock].send("3")
+                except CLOSED:
+                    del self.sockets[sock]
+
+
+class ViewAsker(threading.Thread):
+    """One account asking `hall_view` at a steady pace once started, whatever the answers: a
+    reader thread, from the start, answers pings and counts the answers."""
+
+    def __init__(self, ws: websocket.WebSocket, per_second: float) -> None:
+        super().__init__(daemon=True)
+        self.ws, self.per_second = ws, per_second
+        self.stop = threading.Event()
+        self.asked = self.answered = self.refused = 0
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def run(self) -> None:
+        started = time.monotonic()
+        try:
+            while not self.stop.is_set():
+                self.ws.send(f'42/hall,{self.asked}["hall_view",{{}}]')
+                self.asked += 1
+                time.sleep(max(0.0, started + self.asked / self.per_second - time.monotonic()))
+        except CLOSED:
+            pass
+
+    def _read(self) -> None:
+        try:
+            while not self.stop.is_set():
+                frame = self.ws.recv()
+                if frame == "2":
+                    self.ws.send("3")
+                elif frame.startswith("43/hall,"):
+                    self.answered += 1
+                    self.refused += '"rate_limited"' in frame
+        except CLOSED:
+            pass
+
+
+def timed_paced_moves(black, white, game_id: int, first: int, seconds: float,
+                per_second: float) -> list[tuple[float, float]]:
+    """(when, seconds to the acknowledgement) of moves sent at a player's pace, each side's
+    cells from `first` on (see quiet_cells: the game never ends)."""
+    cells = {0: quiet_cells(0), 1: quiet_cells(1)}
+    timed, started = [], time.monotonic()
+    while time.monotonic() - started < seconds:
+        index = first + len(timed)
+        mover = (black, white)[index % 2]
+        row, col = cells[index % 2][index // 2]
+        sent = time.monotonic()
+        ack = mover[2].ask("place_stone", {"game_id": game_id, "row": row, "col": col})
+        timed.append((sent - started, time.monotonic() - sent))
+        assert ack == {"ok": True}, ack
+        time.sleep(max(0.0, started + len(timed) / per_second - time.monotonic()))
+    return timed
+
+
+def _percentiles(took: list[float]) -> dict:
+    took = sorted(took)
+    if not took:
+        return {"moves": 0}
+    return {"moves": len(took), "p50_ms": round(took[len(took) // 2] * 1000, 1),
+            "p99_ms": round(took[max(0, int(len(took) * 0.99) - 1)] * 1000, 1),
+            "max_ms": round(took[-1] * 1000, 1)}
+
+
+def hall_view(server: live.LiveServer, accounts: int = 10, per_second: float = 45,
+              crowd: int = 38, seconds: float = 20, burst: float = 4) -> dict:
+    """Accounts asking for the whole hall view at `per_second` each while a game is played at
+    4 moves a second, in a hall of 50 players (the view's default bound). The game's moves:
+    before the attack, in its first `burst` seconds (a per-minute limit lets each account
+    ask up to it at once), and after."""
+    black, white, game_id = matched_pair(server)
+    listed = [hall_socket(server, f"crowd{n}") for n in range(crowd)]
+    pongs = Pongs(listed)
+    pongs.start()
+    askers = [ViewAsker(hall_socket(server, f"viewer{n}"), per_second)
+              for n in range(accounts)]
+    time.sleep(2)  # a hall_update lists everyone
+    quiet = timed_paced_moves(black, white, game_id, 0, 10, 4)
+    for asker in askers:
+        asker.start()
+    attacked = timed_paced_moves(black, white, game_id, len(quiet), seconds, 4)
+    for asker in askers:
+        asker.stop.set()
+    pongs.stop.set()
+    return {
+        "accounts": accounts, "per_second": per_second, "hall_players": crowd + accounts + 2,
+        "seconds": seconds,
+        "quiet": _percentiles([took for _when, took in quiet]),
+        "attack_first_seconds": _percentiles([t for when, t in attacked if when < burst]),
+        "attack_after": _percentiles([t for when, t in attacked if when >= burst]),
+        "attack_all": _percentiles([t for _when, t in attacked]),
+        "views_asked": sum(a.asked for a in askers),
+        "views_answered": sum(a.answered for a in askers),
+        "views_refused": sum(a.refused for a in askers),
+        "players_connected": black[2].connected and white[2].connected,
+    }
+
+
 SCENARIOS = {"flood": flood, "pong_flood": pong_flood, "ping_flood": ping_flood,
              "fragment": fragment, "fragment_anonymous": fragment_anonymous,
-             "malformed": malformed, "binary": binary, "memory": memory}
+             "malformed": malformed, "binary": binary, "memory": memory,
+             "hall_view": hall_view}
 
 
 def main() -> None:

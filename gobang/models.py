@@ -30,8 +30,9 @@ class User(UserMixin, db.Model):
     username: Mapped[str] = mapped_column(String(40))
     # NULL once the account is deleted, which frees the name for someone else.
     username_key: Mapped[str | None] = mapped_column(String(80), unique=True)
-    # What the name looks like (the confusables skeleton of its key): a new name that looks
-    # like an existing one is refused. Not unique: rows from before the column may collide.
+    # What the name looks like (its confusables skeleton): a new name that looks
+    # like an existing one is refused. Not unique: rows from before the column, or from
+    # before capital I was mapped to small l, may collide.
     username_skeleton: Mapped[str | None] = mapped_column(String(80), index=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     score: Mapped[int] = mapped_column(default=1000)

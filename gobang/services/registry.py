@@ -209,7 +209,8 @@ def build_services(app: Flask) -> Services:
     play = _play(app, stores, clock, bus, metrics, limiter, pools, engines.settings.capacity,
                  leases, directory)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
-    lobby = _lobby(app, stores, clock, rng, play, limiter(*chat_window), actions, pools)
+    lobby = _lobby(app, stores, clock, rng, play, limiter(*chat_window), actions,
+                   limiter(cfg["HALL_VIEWS_PER_MINUTE"], 60), pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
                         play.maintenance, actions, rng, pools)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
@@ -296,7 +297,8 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
 
 
 def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: Play,
-           chat_limiter: RateLimiter, action_limiter: RateLimiter, pools: Pools) -> Lobby:
+           chat_limiter: RateLimiter, action_limiter: RateLimiter, view_limiter: RateLimiter,
+           pools: Pools) -> Lobby:
     cfg = app.config
     table, maintenance = play.table, play.maintenance
     store, state = stores.live, stores.hall(table)
@@ -312,7 +314,8 @@ def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: P
                             rng, pools, state.challenges)
     chat = HallChat(chat_limiter, state.chat)
     return Lobby(
-        hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools),
+        hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools,
+                  view_limiter),
         presence=presence, matcher=matcher,
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
                                 action_limiter, pools, cfg["MATCH_BATCH_GAMES"]),

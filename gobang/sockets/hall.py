@@ -42,7 +42,7 @@ class HallNamespace(SessionNamespace):
 
     @acknowledged
     def on_hall_view(self, data: dict[str, Any]) -> dict[str, Any]:
-        return ok(view=self.lobby.view.snapshot())
+        return ok(view=self.lobby.hall.whole_view(self.user_id()))
 
     @acknowledged
     def on_find_players(self, data: dict[str, Any]) -> dict[str, Any]:

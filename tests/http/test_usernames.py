@@ -87,6 +87,27 @@ def test_names_taken_before_the_upgrade_get_their_skeleton(migration_app):  # no
     assert sorted(tuple(row) for row in rows) == [("ann", "ann"), ("bo", "bo")]
 
 
+def test_a_capital_i_cannot_pass_for_a_small_l(client):
+    assert register(client, "lance708").status_code == 302
+    logout(client)
+    response = register(client, "Iance708")
+    assert response.status_code == 200
+    assert LOOKALIKE in response.get_data(as_text=True)
+
+
+def test_names_taken_before_the_capital_i_was_seen_get_the_new_skeleton(
+        migration_app):  # noqa: F811
+    upgrade(revision="e1f2a3b4c5d6")
+    fill_first_revision()  # "ann" and "bo"
+    db.session.execute(text(  # as the old skeleton had it, capital I folded to i
+        "UPDATE users SET username = 'Iance708', username_key = 'iance708',"
+        " username_skeleton = 'iance7o8' WHERE id = 1"))
+    db.session.commit()
+    upgrade()
+    rows = db.session.execute(text("SELECT username, username_skeleton FROM users")).all()
+    assert sorted(tuple(row) for row in rows) == [("Iance708", "lance7o8"), ("bo", "bo")]
+
+
 def test_the_refusal_is_in_the_reader_s_language(client):
     client.set_cookie("lang", "zh_Hans")
     page = register(client, "bob\u3164").get_data(as_text=True)

@@ -198,6 +198,30 @@ def test_hall_view_answers_the_whole_current_view(player, next_update):
     assert answer["view"]["counts"] == {"online": 2, "playing": 0, "waiting": NO_ONE_WAITING}
 
 
+@pytest.mark.parametrize("app_overrides", [{"HALL_VIEWS_PER_MINUTE": 3}])
+def test_asking_for_the_whole_view_too_often_is_rate_limited(player, clock, app_overrides):
+    hurried, paced = player("alice"), player("bob")
+    codes = [hurried.emit("/hall", "hall_view").get("error") for _ in range(4)]
+    paced_codes = []
+    for _ in range(4):
+        paced_codes.append(paced.emit("/hall", "hall_view").get("error"))
+        clock.advance(20)  # three a minute
+    assert codes == [None, None, None, "rate_limited"]
+    assert paced_codes == [None] * 4
+    assert hurried.emit("/hall", "hall_view")["ok"] is True  # the minute has passed
+
+
+def test_a_page_that_misses_every_update_is_never_refused_the_view(app, player, clock):
+    # The page asks for the view once per missed `hall_update`, one at a time.
+    alice = player("alice")
+    interval = app.config["HALL_UPDATE_SECONDS"]
+    codes = set()
+    for _ in range(round(3 * 60 / interval)):
+        codes.add(alice.emit("/hall", "hall_view").get("error"))
+        clock.advance(interval)
+    assert codes == {None}
+
+
 def test_hello_after_a_reconnect_carries_the_current_view(player, next_update):
     alice, bob = player("alice"), player("bob")
     alice.join_hall()

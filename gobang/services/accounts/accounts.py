@@ -69,10 +69,18 @@ def _prototype(ch: str) -> str:
     return target
 
 
+def _prototypes(text: str) -> str:
+    return "".join(_prototype(ch) for ch in text)
+
+
 def username_skeleton(username: str) -> str:
-    """What a name looks like: two names with one skeleton are easily taken for each other."""
-    key = username_key(normalize_username(username))
-    return "".join(_prototype(ch) for ch in key).casefold()
+    """What a name looks like: two names with one skeleton are easily taken for each other.
+
+    Look-alikes are mapped before case is folded, as the name is shown: capital I is drawn as
+    small l, which folding first (to small i) would lose. Names are one regardless of case,
+    so the small letters are mapped again after folding (MODERN is modern, like rnodern)."""
+    shown = _prototypes(normalize_username(username))
+    return _prototypes(username_key(shown)).casefold()
 
 
 def _mixes_scripts(username: str) -> bool:

@@ -20,6 +20,7 @@ from gobang.services.notices import HALL, ActionError, Notice
 from gobang.services.play.maintenance import MAINTENANCE_MESSAGE, Maintenance
 from gobang.services.play.table import GameTable
 from gobang.services.pools import Pools, wire
+from gobang.services.ratelimit import RateLimiter
 from gobang.vocabulary import RULESETS
 
 log = logging.getLogger("gobang.hall")
@@ -33,7 +34,7 @@ PREFIX_CHARACTERS = 20
 class Hall:
     def __init__(self, table: GameTable, presence: Presence, view: HallView, matcher: Matcher,
                  challenges: Challenges, chat: HallChat, maintenance: Maintenance,
-                 pools: Pools) -> None:
+                 pools: Pools, view_limiter: RateLimiter) -> None:
         self.table = table
         self.pools = pools
         self.presence = presence
@@ -42,6 +43,8 @@ class Hall:
         self.challenges = challenges
         self.chat = chat
         self.maintenance = maintenance
+        # `hall_view` answers with the whole view: a client may not ask for it without end.
+        self.view_limiter = view_limiter
 
     def connect(self, user: User, sid: str) -> tuple[str | None, dict[str, Any]]:
         """The connection it replaces, and the `hello` greeting. The others hear of the
@@ -81,6 +84,12 @@ class Hall:
         if not self.presence.leave_page(user_id, sid) or self.presence.is_here(user_id):
             return []
         return self.challenges.drop_of(user_id)
+
+    def whole_view(self, user_id: int) -> dict[str, Any]:
+        """The view as last sent, for a client that missed an update (`hall_view`)."""
+        if not self.view_limiter.hit(user_id):
+            raise ActionError("rate_limited", gettext("Too many requests; wait a moment."))
+        return self.view.snapshot()
 
     def find_players(self, prefix: Any) -> list[dict[str, Any]]:
         """Online players by name prefix: how to reach someone the bounded view leaves out."""
