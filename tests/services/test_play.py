@@ -14,6 +14,7 @@ from gobang.rules import Game as RulesGame
 from gobang.services.notices import ActionError
 from gobang.services.play.hints import _near_black
 from tests.services.conftest import events
+from tests.support.refusals import results_refused
 
 FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
 
@@ -82,6 +83,36 @@ def test_a_refused_save_leaves_board_and_clocks_as_they_were(env, started, monke
     assert refused.value.code == "conflict"
     assert (list(live.rules.moves), live.clocks.snapshot(env.clock())) == before
     assert live.rules.to_move == "black"
+
+
+def test_a_winning_move_whose_result_the_database_refuses_is_not_kept(env, started, app):
+    """The five and its result are one write: refused, neither is saved nor on the board, the
+    player is told to try again, and the same move wins once the database takes writes."""
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:-1])
+    before = (list(live.rules.moves), live.clocks.snapshot(env.clock()))
+    with results_refused(app.config["SQLALCHEMY_DATABASE_URI"]):
+        with pytest.raises(ActionError) as refused:
+            env.play.moves.place_stone(live.game_id, black.id, *FIVE_FOR_BLACK[-1])
+        assert refused.value.code == "conflict"
+        assert refused.value.notices == []
+        assert (list(live.rules.moves), live.clocks.snapshot(env.clock())) == before
+        assert (live.status, live.rules.to_move) == ("playing", "black")
+        assert saved_moves(live.game_id) == len(FIVE_FOR_BLACK) - 1
+    notices = env.play.moves.place_stone(live.game_id, black.id, *FIVE_FOR_BLACK[-1])
+    assert events(notices)[:2] == ["stone_placed", "game_over"]
+    assert saved_moves(live.game_id) == len(FIVE_FOR_BLACK)
+    db.session.expire_all()
+    game = db.session.get(Game, live.game_id)
+    assert (game.status, game.winner, game.reason) == ("finished", "black", "five")
+    assert (black.score, black.games, black.wins, white.losses) == (1030, 1, 1, 1)
+
+
+def saved_moves(game_id: int) -> int:
+    count = db.session.scalar(select(func.count()).select_from(Move)
+                              .where(Move.game_id == game_id))
+    db.session.commit()  # end the read transaction
+    return count
 
 
 def test_staying_away_past_the_grace_period_forfeits(env, started, clock):
