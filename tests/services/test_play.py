@@ -6,6 +6,7 @@ import random
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from gobang.extensions import db
 from gobang.models import Game, Move
@@ -213,6 +214,24 @@ def test_restore_finishes_a_game_its_last_saved_move_had_won(env, users):
     assert env.play.table.get(game_id) is None
     db.session.refresh(black)
     assert (black.score, black.wins) == (1030, 1)
+
+
+def test_a_restored_game_whose_result_was_refused_ends_on_the_next_tick_after(env, users, app):
+    game_id, black, _white, _started = _crash_state(env, users, FIVE_FOR_BLACK)
+    with results_refused(app.config["SQLALCHEMY_DATABASE_URI"]):
+        with pytest.raises(SQLAlchemyError):
+            env.play.factory.restore()
+        db.session.rollback()
+        with pytest.raises(SQLAlchemyError):
+            env.play.timekeeper.tick()
+        db.session.rollback()
+    assert "game_over" in events(env.play.timekeeper.tick())
+    game = db.session.get(Game, game_id)
+    db.session.refresh(game)
+    assert (game.status, game.winner, game.reason) == ("finished", "black", "five")
+    assert env.play.timekeeper.tick() == []
+    db.session.refresh(black)
+    assert (black.score, black.wins, black.games) == (1030, 1, 1)
 
 
 def test_restore_charges_the_thinking_time_used_before_the_server_stopped(env, users, clock):
