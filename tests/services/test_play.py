@@ -12,6 +12,7 @@ from gobang.extensions import db
 from gobang.models import Game, Move
 from gobang.rules import SIZE, IllegalMove, forbidden_kind
 from gobang.rules import Game as RulesGame
+from gobang.services.hall.matcher import Pairing
 from gobang.services.notices import ActionError
 from gobang.services.play.hints import _near_black
 from tests.services.conftest import events
@@ -162,6 +163,33 @@ def test_a_player_in_a_live_game_cannot_be_given_another(env, started, users):
     with pytest.raises(ActionError) as refused:
         env.play.factory.create(third, black, "freestyle")
     assert refused.value.code == "busy"
+
+
+@pytest.mark.parametrize("path", ["challenge_or_match", "rematch_or_new_game", "computer"])
+def test_a_player_whose_game_only_the_database_knows_is_given_no_second_game(
+        env, started, users, path):
+    """The live store lost its user -> game map (Redis restarted empty): the database still
+    knows the game, and every path that makes a game asks it."""
+    live, black, _white = started
+    env.play.table.store.drop_game(live.game_id)  # the map forgets; the game stays in play
+    assert env.play.table.current_game_of(black.id) is None
+    (third,) = users("third_tu")
+    if path == "challenge_or_match":
+        (made,) = env.lobby.pairings.start_many([Pairing(third.id, black.id, "freestyle", None)])
+        refused = made
+    else:
+        with pytest.raises(ActionError) as raised:
+            if path == "computer":
+                env.computer.start(black, 1)
+            else:
+                env.play.factory.create(black, third, "freestyle")
+        refused = raised.value
+    assert isinstance(refused, ActionError)
+    assert (refused.code, refused.extra["game_id"]) == ("busy", live.game_id)
+    db.session.expire_all()
+    games = db.session.scalars(select(Game).where(Game.status != "finished")).all()
+    assert [game.id for game in games] == [live.game_id]
+    assert env.play.table.current_game_of(third.id) is None
 
 
 def test_a_result_is_saved_once_even_when_two_copies_of_the_game_end_it(env, started, app):
