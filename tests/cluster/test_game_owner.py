@@ -6,6 +6,9 @@ from __future__ import annotations
 import time
 
 import pytest
+import socketio
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from gobang import create_app
 from gobang.extensions import db
@@ -107,6 +110,64 @@ def test_a_game_goes_on_after_redis_restarts_empty(cluster):
     assert b_state["moves"] == [list(m) for m in BLACK_FIVE[:4]]
     play((b_room, w_room), game_id, BLACK_FIVE[4:], first=4)
     assert_won_by_five(cluster, black, w_room, game_id)
+
+
+def test_a_player_in_a_game_gets_no_second_one_after_redis_restarts_empty(cluster):
+    black, white, game_id = seated_game(cluster)
+    both_join(cluster, black, white, game_id)
+    cluster.redis.restart()
+    halls = {}
+    for name, http in (("ann", black), ("cat", cluster.user("cat"))):
+        halls[name] = hall_when_admitted(cluster, http)
+    assert emits_flow(halls["ann"], halls["cat"])
+    ack = halls["ann"].ask("challenge", {"username": "cat", "ruleset": "freestyle"})
+    if ack["ok"]:  # Redis forgot ann's game: the hall lets the challenge through
+        received = halls["cat"].wait_for("challenge_received")
+        ack = halls["cat"].ask("answer_challenge", {
+            "challenge_id": received["challenge_id"], "accept": True})
+        # cat is not in a game: told so without ann's game, which is not theirs
+        assert "game_id" not in ack
+    assert (ack["ok"], ack["error"]) == (False, "busy")
+    assert unfinished_games(cluster) == [game_id]
+
+
+def hall_when_admitted(cluster, http, timeout: float = 10):
+    """What the hall page does while Redis comes back: connect again until admitted."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            hall = cluster.connect(http, "/hall")
+        except socketio.exceptions.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+            continue
+        hall.wait_for("hello")
+        return hall
+
+
+def emits_flow(sender, receiver, timeout: float = 15) -> bool:
+    """Whether a hall chat line gets from one process to the other within `timeout`: the
+    processes' message queue listens to Redis again after its restart."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        sender.ask("chat", {"text": "here?"})
+        try:
+            receiver.wait_for("chat", timeout=1)
+        except AssertionError:
+            continue
+        return True
+    return False
+
+
+def unfinished_games(cluster) -> list[int]:
+    engine = create_engine(cluster.database_url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            return list(connection.scalars(text(
+                "SELECT id FROM games WHERE status != 'finished' ORDER BY id")))
+    finally:
+        engine.dispose()
 
 
 def test_a_move_whose_broadcast_was_lost_while_redis_was_down_reaches_the_opponent(cluster):

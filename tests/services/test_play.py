@@ -6,14 +6,17 @@ import random
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from gobang.extensions import db
 from gobang.models import Game, Move
 from gobang.rules import SIZE, IllegalMove, forbidden_kind
 from gobang.rules import Game as RulesGame
+from gobang.services.hall.matcher import Pairing
 from gobang.services.notices import ActionError
 from gobang.services.play.hints import _near_black
 from tests.services.conftest import events
+from tests.support.refusals import results_refused
 
 FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
 
@@ -84,6 +87,36 @@ def test_a_refused_save_leaves_board_and_clocks_as_they_were(env, started, monke
     assert live.rules.to_move == "black"
 
 
+def test_a_winning_move_whose_result_the_database_refuses_is_not_kept(env, started, app):
+    """The five and its result are one write: refused, neither is saved nor on the board, the
+    player is told to try again, and the same move wins once the database takes writes."""
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:-1])
+    before = (list(live.rules.moves), live.clocks.snapshot(env.clock()))
+    with results_refused(app.config["SQLALCHEMY_DATABASE_URI"]):
+        with pytest.raises(ActionError) as refused:
+            env.play.moves.place_stone(live.game_id, black.id, *FIVE_FOR_BLACK[-1])
+        assert refused.value.code == "conflict"
+        assert refused.value.notices == []
+        assert (list(live.rules.moves), live.clocks.snapshot(env.clock())) == before
+        assert (live.status, live.rules.to_move) == ("playing", "black")
+        assert saved_moves(live.game_id) == len(FIVE_FOR_BLACK) - 1
+    notices = env.play.moves.place_stone(live.game_id, black.id, *FIVE_FOR_BLACK[-1])
+    assert events(notices)[:2] == ["stone_placed", "game_over"]
+    assert saved_moves(live.game_id) == len(FIVE_FOR_BLACK)
+    db.session.expire_all()
+    game = db.session.get(Game, live.game_id)
+    assert (game.status, game.winner, game.reason) == ("finished", "black", "five")
+    assert (black.score, black.games, black.wins, white.losses) == (1030, 1, 1, 1)
+
+
+def saved_moves(game_id: int) -> int:
+    count = db.session.scalar(select(func.count()).select_from(Move)
+                              .where(Move.game_id == game_id))
+    db.session.commit()  # end the read transaction
+    return count
+
+
 def test_staying_away_past_the_grace_period_forfeits(env, started, clock):
     live, black, white = started
     play(env, live, black, white, FIVE_FOR_BLACK[:2])
@@ -130,6 +163,33 @@ def test_a_player_in_a_live_game_cannot_be_given_another(env, started, users):
     with pytest.raises(ActionError) as refused:
         env.play.factory.create(third, black, "freestyle")
     assert refused.value.code == "busy"
+
+
+@pytest.mark.parametrize("path", ["challenge_or_match", "rematch_or_new_game", "computer"])
+def test_a_player_whose_game_only_the_database_knows_is_given_no_second_game(
+        env, started, users, path):
+    """The live store lost its user -> game map (Redis restarted empty): the database still
+    knows the game, and every path that makes a game asks it."""
+    live, black, _white = started
+    env.play.table.store.drop_game(live.game_id)  # the map forgets; the game stays in play
+    assert env.play.table.current_game_of(black.id) is None
+    (third,) = users("third_tu")
+    if path == "challenge_or_match":
+        (made,) = env.lobby.pairings.start_many([Pairing(third.id, black.id, "freestyle", None)])
+        refused = made
+    else:
+        with pytest.raises(ActionError) as raised:
+            if path == "computer":
+                env.computer.start(black, 1)
+            else:
+                env.play.factory.create(black, third, "freestyle")
+        refused = raised.value
+    assert isinstance(refused, ActionError)
+    assert (refused.code, refused.extra["game_id"]) == ("busy", live.game_id)
+    db.session.expire_all()
+    games = db.session.scalars(select(Game).where(Game.status != "finished")).all()
+    assert [game.id for game in games] == [live.game_id]
+    assert env.play.table.current_game_of(third.id) is None
 
 
 def test_a_result_is_saved_once_even_when_two_copies_of_the_game_end_it(env, started, app):
@@ -182,6 +242,24 @@ def test_restore_finishes_a_game_its_last_saved_move_had_won(env, users):
     assert env.play.table.get(game_id) is None
     db.session.refresh(black)
     assert (black.score, black.wins) == (1030, 1)
+
+
+def test_a_restored_game_whose_result_was_refused_ends_on_the_next_tick_after(env, users, app):
+    game_id, black, _white, _started = _crash_state(env, users, FIVE_FOR_BLACK)
+    with results_refused(app.config["SQLALCHEMY_DATABASE_URI"]):
+        with pytest.raises(SQLAlchemyError):
+            env.play.factory.restore()
+        db.session.rollback()
+        with pytest.raises(SQLAlchemyError):
+            env.play.timekeeper.tick()
+        db.session.rollback()
+    assert "game_over" in events(env.play.timekeeper.tick())
+    game = db.session.get(Game, game_id)
+    db.session.refresh(game)
+    assert (game.status, game.winner, game.reason) == ("finished", "black", "five")
+    assert env.play.timekeeper.tick() == []
+    db.session.refresh(black)
+    assert (black.score, black.wins, black.games) == (1030, 1, 1)
 
 
 def test_restore_charges_the_thinking_time_used_before_the_server_stopped(env, users, clock):

@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext
 
 from gobang.extensions import db
-from gobang.models import User, username_key
+from gobang.models import Game, User, username_key
 from gobang.services.hall.matcher import Matcher, Pairing
 from gobang.services.hall.pairings import Pairings
 from gobang.services.hall.presence import Presence
@@ -84,8 +84,18 @@ class Challenges:
         notices = self.drop_of(user.id) + self.drop_of(challenge.from_id)
         players = [challenge.from_id, challenge.to_id]
         self.rng.shuffle(players)
-        return notices + self.pairings.start(
-            Pairing(players[0], players[1], challenge.ruleset, challenge.clock))
+        try:
+            return notices + self.pairings.start(
+                Pairing(players[0], players[1], challenge.ruleset, challenge.clock))
+        except ActionError as refused:
+            refused.notices = notices + refused.notices
+            if refused.code == "busy" and not _players_game(user.id, refused.extra):
+                # The challenger's game (one the live store had lost): not this player's to
+                # go to, so the answer does not carry it.
+                theirs = ActionError("busy", gettext("The challenger is playing a game."))
+                theirs.notices = refused.notices
+                raise theirs from refused
+            raise
 
     def drop_from(self, user_id: int) -> list[Notice]:
         """Cancel the challenges the user sent."""
@@ -124,6 +134,12 @@ class Challenges:
             notices += [Notice("challenge_cancelled", payload, USER, challenge.from_id),
                         Notice("challenge_cancelled", payload, USER, challenge.to_id)]
         return notices
+
+
+def _players_game(user_id: int, extra: dict[str, Any]) -> bool:
+    """Whether the game a `busy` refusal names is the user's."""
+    game = db.session.get(Game, extra["game_id"]) if "game_id" in extra else None
+    return game is not None and user_id in (game.black_id, game.white_id)
 
 
 def _no_longer_open() -> ActionError:

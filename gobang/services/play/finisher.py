@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from flask_babel import gettext
 
@@ -28,15 +30,19 @@ class Finisher:
         self.metrics = metrics
         self.bus = bus
 
-    def finish(self, live: LiveGame, ending: Ending) -> list[Notice]:
-        """Save the result exactly once and announce it. Caller holds the game's lock."""
+    def finish(self, live: LiveGame, ending: Ending,
+               move: Mapping[str, Any] | None = None) -> list[Notice]:
+        """Save the result exactly once and announce it. Caller holds the game's lock.
+        `move`: the move that ended the game, saved with the result or not at all
+        (results.save_result). Returns no notices when the game had already ended."""
         if live.status == Status.FINISHED:
             return []
         now = self.clock()
         clocks = live.clocks.snapshot(now) if live.clocks else None
         # Raises if the database refuses; then nothing here has changed and play goes on.
         result = save_result(live.game_id, live.black.user_id, live.white.user_id, ending,
-                             self.rating_k, clocks, rated=live.computer_color() is None)
+                             self.rating_k, clocks, rated=live.computer_color() is None,
+                             move=move)
         if live.clocks:
             live.clocks.stop(now)
         live.status = Status.FINISHED

@@ -64,19 +64,19 @@ class Moves:
         saved_clocks = live.clocks.copy() if live.clocks else None
         if live.clocks:
             live.clocks.after_move(color, now, charged=number > 1)
-        self._save(live, number, row, col, color, saved_clocks)
+        ending = None
+        if outcome is not None:
+            line = [list(p) for p in outcome.line] if outcome.line else None
+            ending = Ending(outcome.winner, outcome.reason, line)
+        ended = self._save(live, number, row, col, color, saved_clocks, ending)
         live.draw_offer = None if live.draw_offer == color else live.draw_offer
         live.undo_request = None
         live.abort_from = now if number == 1 else None
-        notices = [room_notice(
+        return [room_notice(
             "stone_placed", live, row=row, col=col, color=color, move=number,
             to_move=None if outcome else live.rules.to_move, clocks=self.table.clocks(live),
             abort_seconds=None if outcome else live.abort_left(now),
-        )]
-        if outcome is not None:
-            line = [list(p) for p in outcome.line] if outcome.line else None
-            notices += self.finisher.finish(live, Ending(outcome.winner, outcome.reason, line))
-        return notices
+        ), *ended]
 
     def repeat_last(self, live: LiveGame) -> Notice | None:
         """The game's last `stone_placed` again. A page that has it sees a move it already
@@ -93,22 +93,37 @@ class Moves:
                 abort_seconds=live.abort_left(self.clock()))
 
     def _save(self, live: LiveGame, number: int, row: int, col: int, color: str,
-              saved_clocks: Any) -> None:
+              saved_clocks: Any, ending: Ending | None) -> list[Notice]:
         """Write the move before anyone hears of it; if the database refuses, the board and
-        clocks go back to how they were and the player is told to try again."""
+        clocks go back to how they were and the player is told to try again. A move that
+        ends the game is written with the result, in one transaction (Finisher.finish): both
+        or neither, so that a refused result leaves no saved winning move in a game that
+        nobody can move in any more. Returns the ending's notices."""
         started = time.perf_counter()
         move = {"game_id": live.game_id, "number": number, "row": row, "col": col,
                 "color": color, "created_at": utcnow()}
         clocks = (live.clocks.black_ms, live.clocks.white_ms) if live.clocks else None
         try:
-            self.writer.write(move, clocks)
+            if ending is None:
+                self.writer.write(move, clocks)
+                ended: list[Notice] = []
+            else:
+                ended = self.finisher.finish(live, ending, move=move)
         except Exception as exc:
             live.rules.undo(1)
             live.clocks = saved_clocks
-            log.exception("move not saved", extra={"fields": {"game_id": live.game_id}})
+            # The database refused (locked, disk full): the host's to hear of, not a bug.
+            log.warning("move not saved", extra={"fields": {
+                "game_id": live.game_id, "error": type(exc).__name__}})
             message = gettext("The move could not be saved; try again.")
             raise ActionError("conflict", message) from exc
+        if ending is not None and not ended:
+            # Another process (a stale owner, a restore) ended the game first: the move was
+            # rolled back with the result, and the game here is over.
+            live.rules.undo(1)
+            raise ActionError("game_over", gettext("The game is over."))
         self.metrics.move_saved(time.perf_counter() - started)
+        return ended
 
 
 def _check_can_move(live: LiveGame, color: str) -> None:

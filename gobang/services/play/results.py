@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from gobang.extensions import db
-from gobang.models import Game, User, utcnow
+from gobang.models import Game, Move, User, utcnow
 from gobang.services.play.ratings import elo
 from gobang.vocabulary import BLACK, UNSCORED_REASONS, WHITE, Status
 
@@ -34,10 +35,14 @@ def _counter_updates(color: str, winner: str | None) -> dict[str, Any]:
 
 def save_result(
     game_id: int, black_id: int, white_id: int, ending: Ending, k: int,
-    clocks: dict[str, int] | None, rated: bool = True,
+    clocks: dict[str, int] | None, rated: bool = True, move: Mapping[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Write the end of a game in one transaction. Returns the contract's Result, or None when
     the game had already ended (so a second ending, from any race, changes nothing).
+
+    `move`, the row of the move that ended the game (a five, a full board), is written in the
+    same transaction: the database has both or neither, so a refused result never leaves a
+    winning move saved in a game still in play, and a game ended first elsewhere gets no move.
 
     Safe under PostgreSQL's READ COMMITTED as under SQLite. The conditional UPDATE claims the
     game first: a racing second ending blocks on the row until the first commits, then
@@ -50,6 +55,8 @@ def save_result(
         if not _claim(game_id, ending, winner_id, clocks):
             db.session.rollback()
             return None
+        if move is not None:
+            db.session.execute(insert(Move).values(**move))
         before = _locked_scores(black_id, white_id)
         scored = rated and ending.reason not in UNSCORED_REASONS
         after = _scores_after(before, ending, k) if scored else dict(before)

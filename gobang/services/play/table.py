@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import gettext
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from gobang.extensions import db
 from gobang.models import Game
@@ -45,9 +45,31 @@ class GameTable:
     def reserve(self, lives: Sequence[LiveGame]) -> dict[int, ActionError]:
         """New games, flushed and not yet committed: their players are in them from now on,
         whichever process asks (store.Reservations). Returns the refused games by id (a
-        player has a game already)."""
-        refused = self.reservations.reserve([(live.game_id, live.people_ids()) for live in lives])
+        player has a game already). The database is asked first, in the games' own
+        transaction: the live store's user -> game map is lost with Redis's data, and a
+        player whose game only the database still knows must not be given a second one."""
+        refused = self._known_to_database(lives)
+        refused.update(self.reservations.reserve(
+            [(live.game_id, live.people_ids()) for live in lives
+             if live.game_id not in refused]))
         return {game_id: _busy(other) for game_id, other in refused.items()}
+
+    def _known_to_database(self, lives: Sequence[LiveGame]) -> dict[int, int]:
+        """The new games with a player in another unfinished game, each with that game: one
+        indexed query for the batch (the computer, in many games at once, is nobody's)."""
+        people = {user_id for live in lives for user_id in live.people_ids()}
+        if not people:
+            return {}
+        rows = db.session.execute(select(Game.id, Game.black_id, Game.white_id).where(
+            Game.status != Status.FINISHED, Game.id.not_in([live.game_id for live in lives]),
+            or_(Game.black_id.in_(people), Game.white_id.in_(people)))).all()
+        playing = {user_id: game_id for game_id, *players in rows for user_id in players}
+        refused: dict[int, int] = {}
+        for live in lives:
+            other = next((playing[u] for u in live.people_ids() if u in playing), None)
+            if other is not None:
+                refused[live.game_id] = other
+        return refused
 
     def confirm(self, game_ids: Sequence[int]) -> list[int]:
         """The reserved games are committed; returns those another process freed meanwhile."""

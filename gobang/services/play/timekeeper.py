@@ -41,6 +41,12 @@ class Timekeeper:
     def due_ending(self, live: LiveGame, now: float) -> Ending | None:
         if live.status == Status.FINISHED:
             return None
+        outcome = live.rules.outcome
+        if outcome is not None:
+            # Its last saved move ended it but its result is not saved (a game brought back
+            # while the database refused results): every ending is retried until it is.
+            line = [list(p) for p in outcome.line] if outcome.line else None
+            return Ending(outcome.winner, outcome.reason, line)
         if live.status == Status.PLAYING:
             ending = self._forfeit(live, now)
             if ending is not None:
