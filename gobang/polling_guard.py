@@ -21,7 +21,7 @@ from typing import Any
 
 from engineio.payload import Payload
 
-from gobang.transport_guard import FrameBudget, frame_fault
+from gobang.transport_guard import FrameBudget, close_at_once, frame_fault
 
 log = logging.getLogger("gobang.transport")
 
@@ -95,10 +95,7 @@ class PollingGuard:
         if fault is None:
             return False
         log.warning("connection refused", extra={"fields": {"reason": fault}})
-        # Without waiting for the send queue to drain, as TransportGuard._close: nothing may
-        # ever poll it again.
-        self.eio.sockets.pop(sid, None)
-        socket.close(wait=False, reason=self.eio.reason.SERVER_DISCONNECT)
+        close_at_once(self.eio, sid)  # nothing may ever poll it again
         return True
 
     def _fault(self, environ: dict[str, Any], socket: Any) -> str | None:

@@ -61,6 +61,17 @@ class Refused(Exception):
     """A frame no real client sends; the argument says why."""
 
 
+def close_at_once(eio: Any, eio_sid: str) -> None:
+    """Close an Engine.IO connection without waiting for its send queue to drain (engine.io's
+    `disconnect` waits): a connection whose writer is gone, or a long-polling session that
+    nobody polls any more, never drains it, and the caller (a sweep, or the very POST that
+    is refused) waited there for good. Library internals: the server's `sockets` table and
+    its Socket's `close(wait=False, reason=...)`."""
+    socket = eio.sockets.pop(eio_sid, None)
+    if socket is not None:
+        socket.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
+
+
 class FrameBudget:
     """Tokens for one connection: `rate` a second, holding at most `burst`."""
 
@@ -275,17 +286,9 @@ class TransportGuard:
             _deadline, eio_sid = self.pending.popleft()
             if eio_sid in self.eio.sockets and not self._in_a_namespace(eio_sid):
                 log.info("connection refused", extra={"fields": {"reason": "no namespace"}})
-                self._close(eio_sid)
+                close_at_once(self.eio, eio_sid)
                 closed += 1
         return closed
-
-    def _close(self, eio_sid: str) -> None:
-        """Close without waiting for the socket's queue to drain (engine.io's `disconnect`
-        waits): a connection whose writer is already gone never drains it, and the sweep, with
-        every later deadline, stopped there for good, keeping each connection's entry."""
-        socket = self.eio.sockets.pop(eio_sid, None)
-        if socket is not None:
-            socket.close(wait=False, reason=self.eio.reason.SERVER_DISCONNECT)
 
     def _in_a_namespace(self, eio_sid: str) -> bool:
         manager = self.server.manager

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 from flask_socketio import SocketIO
 from socketio import packet
 
+from gobang.transport_guard import close_at_once
+
 if TYPE_CHECKING:
     from gobang.services.registry import Services
 
@@ -96,7 +98,10 @@ def guard_malformed_packets(server: Any) -> None:
         except MalformedPacket as exc:
             log.warning("connection refused",
                         extra={"fields": {"reason": "malformed packet", "detail": str(exc)[:80]}})
-            server.eio.disconnect(eio_sid)
+            # engine.io's disconnect waits for the send queue to drain, and a long-polling
+            # session's queue drains only when polled: the POST that carried the packet
+            # waited for good.
+            close_at_once(server.eio, eio_sid)
             return None
 
     server.eio.on("message", guarded)

@@ -88,3 +88,17 @@ def test_a_client_on_long_polling_alone_is_served(live_server):
     assert client.ask("join_game", {"game_id": 1})["error"] == "not_found"
     assert client.transport() == "polling"
     assert "refused" not in live_server.log()
+
+
+def test_a_malformed_socketio_packet_by_long_polling_is_answered_and_closes_its_session(
+        live_server):
+    """The packet passes the Engine.IO checks (a message frame) and is refused by Socket.IO's
+    decoder; closing its session waited, for good, for the poll queue to drain."""
+    sid = open_session(live_server)
+    post(live_server, sid, b"49")
+    assert wait_until(lambda: refusals(live_server.log().splitlines()))
+    [refusal] = refusals(live_server.log().splitlines())
+    assert "malformed packet" in refusal
+    url, params = polling(live_server, sid)
+    assert requests.get(url, params=params, timeout=10).status_code == 400
+    assert "Traceback" not in live_server.log()
