@@ -118,7 +118,7 @@ def test_a_player_in_a_game_gets_no_second_one_after_redis_restarts_empty(cluste
     cluster.redis.restart()
     halls = {}
     for name, http in (("ann", black), ("cat", cluster.user("cat"))):
-        halls[name] = hall_when_admitted(cluster, http)
+        halls[name], _hello = hall_when_admitted(cluster, http)
     assert emits_flow(halls["ann"], halls["cat"])
     ack = halls["ann"].ask("challenge", {"username": "cat", "ruleset": "freestyle"})
     if ack["ok"]:  # Redis forgot ann's game: the hall lets the challenge through
@@ -131,8 +131,26 @@ def test_a_player_in_a_game_gets_no_second_one_after_redis_restarts_empty(cluste
     assert unfinished_games(cluster) == [game_id]
 
 
+def test_a_player_in_a_game_is_greeted_with_it_again_after_redis_restarts_empty(cluster):
+    """The owner writes its games' players back into the emptied store with its next
+    renewal of their leases, so the hall says where the game is and refuses a challenge."""
+    black, white, game_id = seated_game(cluster)
+    both_join(cluster, black, white, game_id)
+    cluster.user("cat")
+    cluster.redis.restart()
+    deadline = time.monotonic() + 10
+    hall, hello = hall_when_admitted(cluster, black)
+    while hello["current_game"] != game_id:
+        assert time.monotonic() < deadline, "the hall still greets ann as idle"
+        hall.disconnect()
+        hall, hello = hall_when_admitted(cluster, black)
+    ack = hall.ask("challenge", {"username": "cat", "ruleset": "freestyle"})
+    assert (ack["ok"], ack["error"], ack["game_id"]) == (False, "busy", game_id)
+
+
 def hall_when_admitted(cluster, http, timeout: float = 10):
-    """What the hall page does while Redis comes back: connect again until admitted."""
+    """What the hall page does while Redis comes back: connect again until admitted. The
+    connection and its `hello`."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -142,8 +160,7 @@ def hall_when_admitted(cluster, http, timeout: float = 10):
                 raise
             time.sleep(0.1)
             continue
-        hall.wait_for("hello")
-        return hall
+        return hall, hall.wait_for("hello")
 
 
 def emits_flow(sender, receiver, timeout: float = 15) -> bool:

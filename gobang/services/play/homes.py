@@ -114,7 +114,7 @@ class GameHomes:
             self.directory.stamp()
             self._others_alive = self.directory.others_alive()
             lost = self.leases.renew([game_lease(live.game_id) for live in self.table.all()])
-            gone = [self._let_go(name) for name in lost if not self.leases.take(name)]
+            gone = [self._keep_or_let_go(name) for name in lost]
         except RedisError:
             self._outage = True
             raise
@@ -122,6 +122,18 @@ class GameHomes:
             return [notice for notice in gone if notice is not None]
         self._outage = False
         return [n for n in map(self.moves.repeat_last, self.table.all()) if n is not None]
+
+    def _keep_or_let_go(self, name: str) -> Notice | None:
+        """A lease found free is taken again; one another process holds is let go."""
+        if not self.leases.take(name):
+            return self._let_go(name)
+        # Free because Redis lost its data (restarted empty): the players' user -> game
+        # entries and the game's home went with it, and the hall would greet its players as
+        # idle, free to be challenged. Written again from the game played here.
+        live = self.table.get(int(name.split(":")[1]))
+        if live is not None:
+            self.table.add_many([live])
+        return None
 
     def _let_go(self, name: str) -> Notice | None:
         """Another process took the game while this one stalled past its lease (a lease
