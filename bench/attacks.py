@@ -34,9 +34,9 @@ from tests.live.test_raw_frames import (  # noqa: E402
     PONG,
     ControlFlooder,
     HealthPoller,
-    anonymous_websocket,
     closed_by_server,
     endless_fragment,
+    fragment_socket,
     paced_moves,
 )
 
@@ -121,10 +121,7 @@ def ping_flood(server: live.LiveServer) -> dict:
 def fragment(server: live.LiveServer, logged_in: bool = True) -> dict:
     """A text frame with FIN unset, then 16,000-byte continuation frames for up to 10 s (or
     512 MB) on a logged-in /room socket."""
-    if logged_in:
-        ws = server.raw_socket(server.user("frag"), "/room")
-    else:
-        ws = anonymous_websocket(server.port)
+    ws = fragment_socket(server, logged_in)
     process = psutil.Process(server.process.pid)
     before = process.memory_info().rss
     started = time.monotonic()

@@ -206,13 +206,17 @@ def closed_by_server(sock: socket.socket, seconds: float = 5) -> bool:
     return False
 
 
+def fragment_socket(server, logged_in: bool):
+    """A logged-in /room websocket, or an anonymous one that has joined no namespace."""
+    if logged_in:
+        return server.raw_socket(server.user("frag"), "/room")
+    return anonymous_websocket(server.port)
+
+
 @pytest.mark.parametrize("logged_in", [True, False], ids=["room", "anonymous"])
 def test_an_endless_fragmented_message_is_refused_before_it_grows_the_server(
         live_server, logged_in):
-    if logged_in:
-        ws = live_server.raw_socket(live_server.user("frag"), "/room")
-    else:
-        ws = anonymous_websocket(live_server.port)
+    ws = fragment_socket(live_server, logged_in)
     server = psutil.Process(live_server.process.pid)
     rss_before = server.memory_info().rss
     sent = endless_fragment(ws.sock)
