@@ -72,6 +72,9 @@ class Computer:
         machine = computer_user(number)
         black, white = (user, machine) if color == BLACK else (machine, user)
         live, notices = self.factory.create(black, white, ruleset, time_control=time_control)
+        # An engine starts now, in the background, while the player sits down: a start takes
+        # about a second of CPU, which the first move's wall-clock budget cannot spare.
+        self.engines.prepare(len(in_play) + 1, number)
         return live.game_id, notices
 
     def _levels_in_play(self) -> list[int]:
@@ -80,24 +83,24 @@ class Computer:
                 if live.computer_color() is not None and live.status != Status.FINISHED]
 
     def tick(self) -> list[Notice]:
-        """Play the answers that came in, then start thinking where the computer is to
-        move; moves still queued for games that ended are forgotten, and engines are
-        started up to one per game in play (at most the workers)."""
+        """Play the answers that came in; start engines up to one per game in play (at most
+        the workers) for games that came into play without `start` (a restart, a rematch);
+        then start thinking where the computer is to move. Moves still queued for games that
+        ended are forgotten."""
         notices: list[Notice] = []
         for thought in self.engines.answers():
             notices += self._play(thought)
-        in_play: dict[int, int] = {}
-        for live in self.table.all():
-            if live.computer_color() is None:
-                continue
-            in_play[live.game_id] = live.computer_level() or 1
+        games = [live for live in self.table.all() if live.computer_color() is not None]
+        in_play = {live.game_id: live.computer_level() or 1 for live in games}
+        self.engines.keep_only(set(in_play))
+        if in_play:  # before any move is queued: engines, and the fallback with the first,
+            # start here in the background, not inside a move's own thread and time
+            self.engines.prepare(len(in_play), next(iter(in_play.values())))
+        for live in games:
             with live.lock:
                 if _computer_to_move(live) and not self.engines.thinking(live.game_id):
                     copy = RulesGame.replay(list(live.rules.moves), live.ruleset)
                     self.engines.think(live.game_id, live.computer_level() or 1, copy)
-        self.engines.keep_only(set(in_play))
-        if in_play:  # engines start while the first players sit down, not on their move
-            self.engines.prepare(len(in_play), next(iter(in_play.values())))
         return notices
 
     def _play(self, thought: Thought) -> list[Notice]:
