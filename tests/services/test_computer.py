@@ -7,11 +7,11 @@ import time
 import pytest
 from sqlalchemy import select
 
-from gobang.ai import EngineAdapter
+from gobang.ai import EngineAdapter, NoLegalMove
 from gobang.extensions import db
 from gobang.models import Game, User
 from gobang.rules import Game as RulesGame
-from gobang.services.computer.engines import EnginePool, EngineSettings
+from gobang.services.computer.engines import CheapMoves, EnginePool, EngineSettings
 from gobang.services.notices import ActionError
 from tests.services.conftest import events
 from tests.services.test_computer_pool import Pool
@@ -293,3 +293,32 @@ def test_an_engine_starts_with_the_game_so_its_start_leaves_the_first_move_its_t
     assert "TURN 7,7" in stand_in.sent()  # the engine was asked, not the cheap level
     # Level 1: 0.05 + 1 s, all of it (a start would have taken START_SECONDS of it).
     assert stand_in.turn_limits() == [pytest.approx(1.05, abs=0.002)]
+
+
+def test_an_engine_failure_is_covered_by_the_cheap_level_never_by_resigning(
+        env, human, stand_in, monkeypatch, caplog):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug on the engine's path")
+
+    monkeypatch.setattr(EngineAdapter, "move", broken)
+    stand_in.pool.prepare(1, 1)  # an engine runs: the move goes to it
+    notices = first_reply(env, human, stand_in)
+    assert events(notices) == ["stone_placed"]
+    assert notices[0].payload["color"] == "white"
+    cheap = [r.fields for r in caplog.records
+             if r.getMessage() == "computer move from the cheap level"]
+    assert cheap == [{"game_id": notices[0].payload["game_id"], "level": 1,
+                      "problem": "no answer: a bug on the engine's path"}]
+
+
+def test_the_computer_resigns_only_when_it_has_no_legal_point(env, human, stand_in, monkeypatch):
+    def none_left(*_args, **_kwargs):
+        raise NoLegalMove("no empty point the side to move may play")
+
+    monkeypatch.setattr(EngineAdapter, "move", none_left)
+    monkeypatch.setattr(CheapMoves, "__call__", none_left)
+    stand_in.pool.prepare(1, 1)
+    notices = first_reply(env, human, stand_in)
+    assert "game_over" in events(notices)
+    over = next(n for n in notices if n.event == "game_over").payload["result"]
+    assert (over["winner"], over["reason"]) == ("black", "resign")

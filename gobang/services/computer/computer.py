@@ -15,6 +15,7 @@ from typing import Any
 
 from flask_babel import gettext
 
+from gobang.ai import NoLegalMove
 from gobang.ai.levels import LEVELS
 from gobang.models import User
 from gobang.rules import Game as RulesGame
@@ -111,15 +112,36 @@ class Computer:
             if not _computer_to_move(live) or tuple(live.rules.moves) != thought.moves:
                 return []  # taken back, ended or otherwise moved on meanwhile
             color = live.computer_color() or BLACK
-            if thought.move is None:
+            try:
+                point = self._point(live, thought)
+            except NoLegalMove:
                 # No legal point at all (renju black with only forbidden points left).
                 return self.finisher.finish(live, Ending(opponent(color), Reason.RESIGN))
+            if point is None:
+                return []  # the next tick asks again
             try:
-                return self.moves.play(live, color, thought.move.row, thought.move.col)
+                return self.moves.play(live, color, *point)
             except ActionError as error:  # the database refused: the next tick asks again
                 log.warning("computer move not played", extra={"fields": {
                     "game_id": live.game_id, "error": error.code}})
                 return error.notices
+
+    def _point(self, live: LiveGame, thought: Thought) -> tuple[int, int] | None:
+        """Where the computer plays: the engine's answer or, when there is none (an engine
+        path failed in a way nobody foresaw), the cheap level's move, logged; None when not
+        even the cheap level could say. NoLegalMove only when the side to move has no legal
+        point: an engine's failure never resigns a game."""
+        if thought.move is not None:
+            return thought.move.row, thought.move.col
+        try:
+            return self.engines.cheap_move(live.game_id, live.computer_level() or 1,
+                                           live.rules, f"no answer: {thought.problem}")
+        except NoLegalMove:
+            raise
+        except Exception as exc:  # noqa: BLE001 - logged; the next tick asks again
+            log.warning("no computer move", extra={"fields": {
+                "game_id": live.game_id, "problem": f"{type(exc).__name__}: {exc}"[:200]}})
+            return None
 
     def _color_choice(self, value: Any) -> str:
         """The colour the player takes."""
