@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import queue
+
 import pytest
 
 from gobang.ai import BuiltinPlayer
@@ -27,11 +29,18 @@ def start(live_server, name: str, color: str, level: int = 1):
 
 
 def next_event(room, names=("stone_placed", "game_over")):
-    """The next of `names` the room hears, as (name, payload)."""
+    """The next of `names` the room hears, as (name, payload); a `game_over` not among them
+    fails at once, quoting it, rather than after REPLY_SECONDS."""
     while True:
-        name, payload = room.inbox.get(timeout=REPLY_SECONDS)
+        try:
+            name, payload = room.inbox.get(timeout=REPLY_SECONDS)
+        except queue.Empty:
+            raise AssertionError(f"no {' or '.join(names)} within {REPLY_SECONDS} s") from None
         if name in names:
             return name, payload
+        if name == "game_over":
+            raise AssertionError(f"the game ended while waiting for {' or '.join(names)}: "
+                                 f"{payload}")
 
 
 def next_stone(room) -> dict:

@@ -25,9 +25,12 @@ def base_overrides(clock: FakeClock) -> dict[str, object]:
 
 @pytest.fixture
 def env(app: Flask) -> Iterator[Services]:
-    """The app's services, inside an app context for the whole test."""
+    """The app's services, inside an app context for the whole test; the computer's engines
+    (started when a game against it is made) ended afterwards."""
     with app.app_context():
-        yield services()
+        found = services()
+        yield found
+        found.computer.engines.close()
 
 
 @pytest.fixture

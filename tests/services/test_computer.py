@@ -7,12 +7,14 @@ import time
 import pytest
 from sqlalchemy import select
 
+from gobang.ai import EngineAdapter, NoLegalMove
 from gobang.extensions import db
 from gobang.models import Game, User
 from gobang.rules import Game as RulesGame
-from gobang.services.computer.engines import EnginePool, EngineSettings
+from gobang.services.computer.engines import CheapMoves, EnginePool, EngineSettings
 from gobang.services.notices import ActionError
 from tests.services.conftest import events
+from tests.services.test_computer_pool import Pool
 
 WAIT_SECONDS = 60
 
@@ -242,3 +244,81 @@ def test_the_builtin_engine_starts_whatever_the_servers_directory(tmp_path, monk
         answers = pool.answers()
     assert answers[0].move is not None and answers[0].move.by_engine
     pool.close()
+
+
+# --- the computer over a stand-in engine, its pool's clock and threads run by hand ------------
+
+START_SECONDS = 1.0  # what an engine's start costs on the pool's clock (about a second of CPU)
+
+
+@pytest.fixture
+def stand_in(env, tmp_path, monkeypatch):
+    """The computer's engines: the stand-in engine (tests/ai/test_ai_adapter.py) behind a pool
+    on a fake clock, each process start moving that clock by START_SECONDS; work run by hand."""
+    pool = Pool(tmp_path)
+    launch = EngineAdapter._launch
+
+    def slow_launch(adapter: EngineAdapter) -> None:
+        launch(adapter)
+        pool.clock.advance(START_SECONDS)
+
+    monkeypatch.setattr(EngineAdapter, "_launch", slow_launch)
+    env.computer.engines = pool.pool
+    yield pool
+    pool.pool.close(wait_seconds=0)
+    pool.run()
+
+
+def sit_down(env, human, color: str = "black"):
+    game_id, _ = env.computer.start(human, 1, color)
+    assert "game_ready" in events(env.play.seating.join(game_id, human.id, "sid-h"))
+    return env.play.table.get(game_id)
+
+
+def first_reply(env, human, pool) -> list:
+    """The human plays 7,7; the computer's notices once its answer is in."""
+    live = sit_down(env, human)
+    pool.run(1)  # whatever was started before the move (the engine, when it is)
+    pool.pending.clear()  # the built-in fallback's start: not needed here
+    env.play.moves.place_stone(live.game_id, human.id, 7, 7)
+    assert env.computer.tick() == []  # the move is queued
+    pool.run()
+    return env.computer.tick()
+
+
+def test_an_engine_starts_with_the_game_so_its_start_leaves_the_first_move_its_time(
+        env, human, stand_in):
+    notices = first_reply(env, human, stand_in)
+    assert events(notices) == ["stone_placed"]
+    assert "TURN 7,7" in stand_in.sent()  # the engine was asked, not the cheap level
+    # Level 1: 0.05 + 1 s, all of it (a start would have taken START_SECONDS of it).
+    assert stand_in.turn_limits() == [pytest.approx(1.05, abs=0.002)]
+
+
+def test_an_engine_failure_is_covered_by_the_cheap_level_never_by_resigning(
+        env, human, stand_in, monkeypatch, caplog):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug on the engine's path")
+
+    monkeypatch.setattr(EngineAdapter, "move", broken)
+    stand_in.pool.prepare(1, 1)  # an engine runs: the move goes to it
+    notices = first_reply(env, human, stand_in)
+    assert events(notices) == ["stone_placed"]
+    assert notices[0].payload["color"] == "white"
+    cheap = [r.fields for r in caplog.records
+             if r.getMessage() == "computer move from the cheap level"]
+    assert cheap == [{"game_id": notices[0].payload["game_id"], "level": 1,
+                      "problem": "no answer: a bug on the engine's path"}]
+
+
+def test_the_computer_resigns_only_when_it_has_no_legal_point(env, human, stand_in, monkeypatch):
+    def none_left(*_args, **_kwargs):
+        raise NoLegalMove("no empty point the side to move may play")
+
+    monkeypatch.setattr(EngineAdapter, "move", none_left)
+    monkeypatch.setattr(CheapMoves, "__call__", none_left)
+    stand_in.pool.prepare(1, 1)
+    notices = first_reply(env, human, stand_in)
+    assert "game_over" in events(notices)
+    over = next(n for n in notices if n.event == "game_over").payload["result"]
+    assert (over["winner"], over["reason"]) == ("black", "resign")

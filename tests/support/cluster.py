@@ -22,7 +22,7 @@ import requests
 import socketio
 
 from tests.support.databases import Databases
-from tests.support.live import LiveClient, LiveServer
+from tests.support.live import LiveClient, LiveServer, show_log_on_failure
 from tests.support.nginx import DEPLOY, Nginx, _temp_paths
 from tests.support.redis import RedisServer
 from tests.support.required import missing
@@ -201,7 +201,8 @@ def cluster_env() -> dict[str, str]:
 
 @pytest.fixture
 def cluster_of(tmp_path: Path, databases: Databases, redis_server: RedisServer,
-               cluster_env: dict[str, str]) -> Iterator[Callable[[int], Cluster]]:
+               cluster_env: dict[str, str],
+               request: pytest.FixtureRequest) -> Iterator[Callable[[int], Cluster]]:
     """Starts a cluster of `size` processes (one per test)."""
     require_postgres(databases)
     database_url = databases.empty(tmp_path)
@@ -209,6 +210,7 @@ def cluster_of(tmp_path: Path, databases: Databases, redis_server: RedisServer,
 
     def start(size: int) -> Cluster:
         found = Cluster(tmp_path, database_url, redis_server, size, cluster_env)
+        show_log_on_failure(request.node, *found.servers)
         # One process builds the schema first: several migrating one database would race.
         found.servers[0].start()
         for server in found.servers[1:]:

@@ -184,6 +184,31 @@ class LiveClient(socketio.Client):
         return drained
 
 
+# The live servers of the test running: their logs go into its report when it fails.
+SERVERS = pytest.StashKey[list[LiveServer]]()
+# How much of a server's log a failure report shows (its end).
+LOG_SHOWN_CHARS = 100_000
+
+
+def show_log_on_failure(item: pytest.Item, *servers: LiveServer) -> None:
+    """Put the servers' logs in `item`'s report should it fail (pytest_runtest_makereport)."""
+    item.stash.setdefault(SERVERS, []).extend(servers)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return  # a failure in set-up or tear-down already quotes the log
+    for server in item.stash.get(SERVERS, []):
+        text = server.log()
+        if len(text) > LOG_SHOWN_CHARS:
+            text = f"[... the first {len(text) - LOG_SHOWN_CHARS} characters left out]\n" + \
+                text[-LOG_SHOWN_CHARS:]
+        report.sections.append((f"server log ({server.log_path})", text))
+
+
 @pytest.fixture
 def live_env() -> dict[str, str]:
     """Override in a test module to pass GOBANG_* settings to the live server."""
@@ -207,6 +232,7 @@ def live_server(
     # An empty database: the server builds its schema at start-up, as on a first install.
     database_url = databases.empty(tmp_path)
     server = LiveServer(tmp_path, {**store_env(request), **live_env}, database_url)
+    show_log_on_failure(request.node, server)
     server.start()
     yield server
     server.stop()

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask_babel import gettext
 
+from gobang.ai import NoLegalMove
 from gobang.ai.levels import LEVELS
 from gobang.models import User
 from gobang.rules import Game as RulesGame
@@ -72,6 +73,9 @@ class Computer:
         machine = computer_user(number)
         black, white = (user, machine) if color == BLACK else (machine, user)
         live, notices = self.factory.create(black, white, ruleset, time_control=time_control)
+        # An engine starts now, in the background, while the player sits down: a start takes
+        # about a second of CPU, which the first move's wall-clock budget cannot spare.
+        self.engines.prepare(len(in_play) + 1, number)
         return live.game_id, notices
 
     def _levels_in_play(self) -> list[int]:
@@ -80,24 +84,24 @@ class Computer:
                 if live.computer_color() is not None and live.status != Status.FINISHED]
 
     def tick(self) -> list[Notice]:
-        """Play the answers that came in, then start thinking where the computer is to
-        move; moves still queued for games that ended are forgotten, and engines are
-        started up to one per game in play (at most the workers)."""
+        """Play the answers that came in; start engines up to one per game in play (at most
+        the workers) for games that came into play without `start` (a restart, a rematch);
+        then start thinking where the computer is to move. Moves still queued for games that
+        ended are forgotten."""
         notices: list[Notice] = []
         for thought in self.engines.answers():
             notices += self._play(thought)
-        in_play: dict[int, int] = {}
-        for live in self.table.all():
-            if live.computer_color() is None:
-                continue
-            in_play[live.game_id] = live.computer_level() or 1
+        games = [live for live in self.table.all() if live.computer_color() is not None]
+        in_play = {live.game_id: live.computer_level() or 1 for live in games}
+        self.engines.keep_only(set(in_play))
+        if in_play:  # before any move is queued: engines, and the fallback with the first,
+            # start here in the background, not inside a move's own thread and time
+            self.engines.prepare(len(in_play), next(iter(in_play.values())))
+        for live in games:
             with live.lock:
                 if _computer_to_move(live) and not self.engines.thinking(live.game_id):
                     copy = RulesGame.replay(list(live.rules.moves), live.ruleset)
                     self.engines.think(live.game_id, live.computer_level() or 1, copy)
-        self.engines.keep_only(set(in_play))
-        if in_play:  # engines start while the first players sit down, not on their move
-            self.engines.prepare(len(in_play), next(iter(in_play.values())))
         return notices
 
     def _play(self, thought: Thought) -> list[Notice]:
@@ -108,15 +112,36 @@ class Computer:
             if not _computer_to_move(live) or tuple(live.rules.moves) != thought.moves:
                 return []  # taken back, ended or otherwise moved on meanwhile
             color = live.computer_color() or BLACK
-            if thought.move is None:
+            try:
+                point = self._point(live, thought)
+            except NoLegalMove:
                 # No legal point at all (renju black with only forbidden points left).
                 return self.finisher.finish(live, Ending(opponent(color), Reason.RESIGN))
+            if point is None:
+                return []  # the next tick asks again
             try:
-                return self.moves.play(live, color, thought.move.row, thought.move.col)
+                return self.moves.play(live, color, *point)
             except ActionError as error:  # the database refused: the next tick asks again
                 log.warning("computer move not played", extra={"fields": {
                     "game_id": live.game_id, "error": error.code}})
                 return error.notices
+
+    def _point(self, live: LiveGame, thought: Thought) -> tuple[int, int] | None:
+        """Where the computer plays: the engine's answer or, when there is none (an engine
+        path failed in a way nobody foresaw), the cheap level's move, logged; None when not
+        even the cheap level could say. NoLegalMove only when the side to move has no legal
+        point: an engine's failure never resigns a game."""
+        if thought.move is not None:
+            return thought.move.row, thought.move.col
+        try:
+            return self.engines.cheap_move(live.game_id, live.computer_level() or 1,
+                                           live.rules, f"no answer: {thought.problem}")
+        except NoLegalMove:
+            raise
+        except Exception as exc:  # noqa: BLE001 - logged; the next tick asks again
+            log.warning("no computer move", extra={"fields": {
+                "game_id": live.game_id, "problem": f"{type(exc).__name__}: {exc}"[:200]}})
+            return None
 
     def _color_choice(self, value: Any) -> str:
         """The colour the player takes."""

@@ -341,10 +341,15 @@ class EnginePool:
             self._answers.append(thought)
 
     def _cheap_move(self, request: Request, problem: str) -> EngineMove:
-        log.warning("computer move from the cheap level", extra={"fields": {
-            "game_id": request.game_id, "level": request.number, "problem": problem}})
-        row, col = self._cheap(request.game, request.number, request.game_id)
+        row, col = self.cheap_move(request.game_id, request.number, request.game, problem)
         return EngineMove(row, col, by_engine=False, problem=problem)
+
+    def cheap_move(self, game_id: int, number: int, game: Game, problem: str) -> tuple[int, int]:
+        """The cheap level's move in `game` (not modified), in the calling thread, logged
+        with `problem` (why no engine's); NoLegalMove when the side to move has none."""
+        log.warning("computer move from the cheap level", extra={"fields": {
+            "game_id": game_id, "level": number, "problem": problem}})
+        return self._cheap(game, number, game_id)
 
     def _slot(self, argv: tuple[str, ...]) -> Slot:
         # Its fallback is given with each move (Fallback.cover); this one is never used.
