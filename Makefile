@@ -35,9 +35,10 @@ CLUSTER_PORT ?= 8000
 cluster: install
 	$(PY) deploy/cluster/cluster.py --processes $(CLUSTER_PROCESSES) --port $(CLUSTER_PORT)
 
+# Both passes print their 30 slowest tests (docs/testing.md: where the time goes).
 test: install-dev
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --durations=30 $(PYTEST_ARGS)
 
 # The same suite against PostgreSQL: a throwaway server from Debian's `postgresql` package,
 # started and removed by .ci/with-postgres (no systemd needed).
@@ -50,7 +51,7 @@ PG_PYTEST_ARGS ?= --ignore=tests/rules --ignore=tests/ai --ignore=tests/browser
 # tests/cluster's several processes, which need PostgreSQL.
 test-pg: install-dev
 	GOBANG_TEST_LIVE_STORE=redis GOBANG_REQUIRE_CLUSTER=1 \
-		bash .ci/with-postgres $(PY) -m pytest $(PG_PYTEST_ARGS) $(PYTEST_ARGS)
+		bash .ci/with-postgres $(PY) -m pytest --durations=30 $(PG_PYTEST_ARGS) $(PYTEST_ARGS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .
