@@ -15,7 +15,8 @@ drops PONG frames, and gathers a fragmented message, without returning, so a flo
 frames or one endless fragmented message never reached a check. The eventlet internals it
 touches (0.41), and only here: `RFC6455WebSocket._recv_frame(message=...)` (one frame; the
 message it belongs to, `Message.opcode`, `.finished`, `.data`, `.getvalue()`),
-`RFC6455WebSocket._handle_control_frame(opcode, data)`, and the exceptions
+`RFC6455WebSocket._handle_control_frame(opcode, data)`, its unused frame loop
+`RFC6455WebSocket.iterator` (closed), and the exceptions
 `ConnectionClosedError` and `FailedConnectionError` (`eventlet_frame_errors`). Any other
 websocket (the threading mode's) is read through its public `wait`.
 """
@@ -121,6 +122,12 @@ class GuardedWebSocket:
         self._max_message_bytes = max_message_bytes
         self._sleep = sleep
         self._errors = errors
+        if errors is not None:
+            # The websocket's own frame loop, a generator made when it opened, is never run:
+            # unstarted, its frame holds the websocket, a reference cycle per connection that
+            # only a full collection (rare here, app.py) would free; 1,000 closed connections
+            # kept 28 MB (tests/live/test_memory_returns.py). Closed, it lets go at once.
+            ws.iterator.close()
         self._frames_read = 0
         self._fragments: Any = None  # the message in progress, while its frames arrive
         self._fragment_bytes = 0

@@ -4,6 +4,9 @@ every fork, and the bench tests in this directory fork)."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 
 from gobang.transport_guard import (
@@ -213,6 +216,11 @@ class ScriptedWebSocket:
         self.frames = iter(frames)
         self.control: list[tuple[int, str]] = []
         self.closed_with = None
+        self.iterator = self._iter_frames()  # eventlet makes its frame loop as it opens
+
+    def _iter_frames(self):
+        while True:
+            yield self._recv_frame()
 
     def _recv_frame(self, message: Message | None = None) -> Message:
         fin, opcode, payload = next(self.frames, (True, CLOSE, b""))
@@ -350,3 +358,17 @@ def test_a_websocket_without_a_frame_reader_spends_a_token_per_message_and_yield
                              errors=None)
     assert len(messages(guard)) == FRAMES_PER_TURN * 2
     assert len(sleeps) == 2
+
+
+def test_a_guarded_websocket_is_freed_without_waiting_for_a_full_collection():
+    """eventlet's unused frame loop, an unstarted generator, holds its websocket: a cycle per
+    connection, freed only by a full collection, which app.py makes rare."""
+    guard, ws = guarded([(True, TEXT, b"3")])
+    assert messages(guard) == ["3"]
+    freed = weakref.ref(ws)
+    gc.disable()
+    try:
+        del guard, ws
+        assert freed() is None
+    finally:
+        gc.enable()
