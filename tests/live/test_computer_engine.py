@@ -11,6 +11,7 @@ import pytest
 import requests
 
 from tests.live.test_computer import next_stone, start
+from tests.support.live import wait_until
 
 pytestmark = [pytest.mark.live]
 
@@ -34,14 +35,13 @@ def live_env(marks: Path) -> dict[str, str]:
 
 def marked(marks: Path, what: str) -> float:
     """When the slow engine first marked `what` (its `time.monotonic()`), waited for."""
-    deadline = time.monotonic() + MARK_SECONDS
-    while time.monotonic() < deadline:
+    def found() -> list[float]:
         lines = marks.read_text().splitlines() if marks.exists() else []
-        found = [float(line.split()[1]) for line in lines if line.split()[0] == what]
-        if found:
-            return found[0]
-        time.sleep(0.02)
-    raise AssertionError(f"the engine did not mark {what!r} within {MARK_SECONDS} s")
+        return [float(line.split()[1]) for line in lines if line.split()[0] == what]
+
+    assert wait_until(found, timeout=MARK_SECONDS), (
+        f"the engine did not mark {what!r} within {MARK_SECONDS} s")
+    return found()[0]
 
 
 def test_the_server_answers_while_an_engine_thinks_and_the_fallback_plays(live_server, marks):
