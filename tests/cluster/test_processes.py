@@ -256,3 +256,13 @@ def test_a_process_sees_another_alive_only_within_a_lease_of_its_last_stamp(redi
     assert (one.others_alive(), two.others_alive()) == (False, True)
     now[0] += 3.5
     assert two.others_alive() is False
+
+
+def test_a_connection_claimed_after_redis_lost_every_lease_is_seen_at_once(process,
+                                                                             redis_server):
+    """Redis restarted empty: the claim itself shows its process alive, without waiting for
+    that process's next renewal (until then its new players looked offline)."""
+    one, two = process("p1"), process("p2")
+    redis_server.client().flushall()
+    one.claim_connection(HALL, 1, "a")
+    assert (two.connection(HALL, 1), two.connected_among(HALL, [1])) == ("a", {1})

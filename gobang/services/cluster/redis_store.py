@@ -37,11 +37,16 @@ local function split(entry)
 end
 """
 
-# KEYS: connections, processes, namespaces. ARGV: user, "sid|member", sid, namespace.
+# KEYS: connections, processes, namespaces. ARGV: user, "sid|member", sid, namespace, lease ms.
 # Returns the sid replaced, if it was another one and its process is alive.
+# A claim shows its process alive: with no lease on record (Redis restarted empty), one is
+# written, else the connection would look dead until the process's next renewal. An existing
+# lease is left as it is: renewing stays the keep-alive's job.
 CLAIM = ALIVE + """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local _, me = split(ARGV[2])
+redis.call('ZADD', KEYS[2], 'NX', now + tonumber(ARGV[5]), me)
 redis.call('SADD', KEYS[3], ARGV[4])
 if not old then return false end
 local sid, member = split(old)
@@ -132,7 +137,8 @@ class RedisStore:
         """Make `sid` the user's live connection; returns the one it replaces, on whichever
         process that one is."""
         replaced = self._run("claim", [connections_key(namespace), PROCESSES, NAMESPACES],
-                             [user_id, self._entry(sid), sid, namespace])
+                             [user_id, self._entry(sid), sid, namespace,
+                              self.processes.lease_ms])
         return text(replaced) if replaced else None
 
     def release_connection(self, namespace: str, user_id: int, sid: str) -> bool:
