@@ -6,7 +6,6 @@ import os
 import queue
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ import socketio
 import websocket
 
 from tests.support.databases import Databases
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse"
@@ -34,12 +34,6 @@ def wait_until(condition, timeout: float = 5) -> bool:
             return False
         time.sleep(0.05)
     return True
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class LiveServer:
