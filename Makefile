@@ -5,7 +5,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-pg lint bench bench-load install install-dev db clean vendor translations \
+.PHONY: run check test test-pg lint bench bench-load install install-dev db clean vendor translations \
 	cluster
 
 $(VENV)/.installed: requirements.txt
@@ -35,10 +35,21 @@ CLUSTER_PORT ?= 8000
 cluster: install
 	$(PY) deploy/cluster/cluster.py --processes $(CLUSTER_PROCESSES) --port $(CLUSTER_PORT)
 
-# Both passes print their 30 slowest tests (docs/testing.md: where the time goes).
+# `make check`: the inner loop, within 2 minutes: ruff, the import contracts and every test
+# that starts no server (no `live` or `browser` mark; the tests on a real Redis skip without
+# it). `make test`: everything, in two runs (tests/run): the tests that may share the machine
+# on WORKERS pytest-xdist workers, then those marked `serial` alone. Both print their slowest
+# tests (docs/testing.md: where the time goes).
+WORKERS ?= 2
+CHECK_WORKERS ?= 2
+check: install-dev
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -n $(CHECK_WORKERS) -m "not live and not browser and not serial" \
+		--durations=10 -q $(PYTEST_ARGS)
+
 test: install-dev
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest --durations=30 $(PYTEST_ARGS)
+	WORKERS=$(WORKERS) PY=$(PY) bash tests/run $(PYTEST_ARGS)
 
 # The same suite against PostgreSQL: a throwaway server from Debian's `postgresql` package,
 # started and removed by .ci/with-postgres (no systemd needed).
@@ -51,7 +62,8 @@ PG_PYTEST_ARGS ?= --ignore=tests/rules --ignore=tests/ai --ignore=tests/browser
 # tests/cluster's several processes, which need PostgreSQL.
 test-pg: install-dev
 	GOBANG_TEST_LIVE_STORE=redis GOBANG_REQUIRE_CLUSTER=1 \
-		bash .ci/with-postgres $(PY) -m pytest --durations=30 $(PG_PYTEST_ARGS) $(PYTEST_ARGS)
+		WORKERS=$(WORKERS) PY=$(PY) bash .ci/with-postgres bash tests/run $(PG_PYTEST_ARGS) \
+		$(PYTEST_ARGS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -265,6 +265,7 @@ def test_only_changed_settings_are_sent_again_for_a_move(fake, tmp_path):
     assert sent[8:10] == ["INFO level 8", "TURN 8,8"]
 
 
+@pytest.mark.serial  # bounds a wait on the wall clock
 def test_an_answer_is_awaited_no_longer_than_the_moves_wait_then_the_fallback_plays(fake, tmp_path):
     adapter, fallback = fake("silent", turn_seconds=20)
     with adapter:

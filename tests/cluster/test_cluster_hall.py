@@ -15,7 +15,7 @@ from tests.support.cluster import owner_of
 from tests.support.games import BLACK_FIVE
 from tests.support.live import LiveClient, wait_until
 
-pytestmark = [pytest.mark.live]
+pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 
 def leader_of(cluster) -> str | None:

@@ -16,7 +16,7 @@ from tests.conftest import make_config
 from tests.support.cluster import owner_of
 from tests.support.games import BLACK_FIVE, start_game
 
-pytestmark = [pytest.mark.live]
+pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 
 def seated_game(cluster, moves=()):

@@ -21,6 +21,9 @@ from gobang.services.play.live import LiveGame, Seat
 from gobang.services.play.table import GameTable
 from gobang.vocabulary import Namespace, Status
 
+# Leases of a fraction of a second, timed on the wall clock: run alone (Makefile).
+pytestmark = [pytest.mark.serial]
+
 LONG, SHORT = 30.0, 0.6
 CHAT_KEPT = 3
 

@@ -16,6 +16,9 @@ from gobang.services.cluster.redis_store import RedisStore, connections_key
 from gobang.services.hall.matcher import Matcher
 from gobang.services.store import QueueEntry
 
+# Leases of a fraction of a second, timed on the wall clock: run alone (Makefile).
+pytestmark = [pytest.mark.serial]
+
 HALL = "/hall"
 # Long enough never to run out during a test unless the test means it to.
 LONG = 30.0

@@ -14,7 +14,7 @@ from bench.players import Pace
 from tests.support.cluster import REQUIRE_ENV
 from tests.support.databases import SERVER_ENV
 
-pytestmark = [pytest.mark.live]
+pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 
 @pytest.mark.parametrize("client", ["socketio", "lean"])

@@ -13,7 +13,7 @@ import requests
 from tests.live.test_computer import next_stone, start
 from tests.support.live import wait_until
 
-pytestmark = [pytest.mark.live]
+pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 SLOW_ENGINE = Path(__file__).resolve().parents[1] / "support" / "slow_engine.py"
 PAUSE_SECONDS = 2.5

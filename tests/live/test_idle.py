@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-pytestmark = [pytest.mark.live]
+pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 PING_INTERVAL = 1
 

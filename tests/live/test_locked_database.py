@@ -11,7 +11,7 @@ import requests
 
 from tests.live.test_play import matched_pair
 
-pytestmark = [pytest.mark.live]
+pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 LOCK_SECONDS = 2.0
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.live import wait_until
 
-pytestmark = [pytest.mark.live]
+pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 # As many as start the heap's trim (app.py, TRIM_AFTER_CLOSES).
 CROWD = 1_000
