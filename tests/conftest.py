@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import jinja2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -59,11 +60,32 @@ def app_overrides() -> dict[str, object]:
     return {}
 
 
+class SharedTemplateCode(jinja2.BytecodeCache):
+    """The templates compiled once for the whole session: every test makes its own app, and
+    compiling the same templates again for each was about a third of a page test's time.
+    A bucket whose template changed is compiled afresh (Jinja compares the source's checksum)."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATE_CODE = SharedTemplateCode()
+
+
 @pytest.fixture
 def app(
     database_url: str, base_overrides: dict[str, object], app_overrides: dict[str, object]
 ) -> Iterator[Flask]:
     app = create_app(make_config(database_url, **base_overrides, **app_overrides))
+    app.jinja_env.bytecode_cache = TEMPLATE_CODE
     yield app
     with app.app_context():
         from gobang.extensions import db

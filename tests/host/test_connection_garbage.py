@@ -10,6 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# The probe runs the server (app.serve) in a process of its own.
+pytestmark = [pytest.mark.live]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# Each probe imports app.py in a process of its own.
+pytestmark = [pytest.mark.live]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """

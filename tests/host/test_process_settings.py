@@ -95,6 +95,7 @@ def test_one_process_still_defaults_its_key_and_sqlite(bare_app, settings):
     assert bare_app.config["DATABASE_URL"].startswith("sqlite:")
 
 
+@pytest.mark.live  # runs app.py
 def test_app_py_says_why_in_one_line_and_exits_2(tmp_path: Path):
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("GOBANG_")},
            "GOBANG_REDIS_URL": REDIS, "GOBANG_SECRET_KEY": "shared", "GOBANG_DATABASE_URL": SQLITE}
