@@ -23,6 +23,10 @@ SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.
 KNOWN_REASONS = tuple(Reason)
 # The namespaces with one connection per user in the store (/site allows a connection per tab).
 NAMESPACES = (Namespace.HALL, Namespace.ROOM)
+# Where an emit can fail to reach some of its recipients (gobang/sockets/fanout.py, queue.py):
+# a recipient of a paced broadcast, a crowd's update that died midway, a message not published
+# to the other processes through Redis. Reported from the start, as the reasons are.
+EMIT_FAILURE_PLACES = ("broadcast", "crier", "redis_publish")
 
 # A sample line: name, value and labels.
 Sampler = Callable[..., str]
@@ -31,6 +35,7 @@ Sampler = Callable[..., str]
 @dataclass
 class Metrics:
     game_ends: Counter[str] = field(default_factory=Counter)
+    emit_failures: Counter[str] = field(default_factory=Counter)
     save_buckets: list[int] = field(default_factory=lambda: [0] * (len(SAVE_BUCKETS) + 1))
     save_count: int = 0
     save_sum: float = 0.0
@@ -48,6 +53,11 @@ class Metrics:
     def game_ended(self, reason: str) -> None:
         with self._lock:
             self.game_ends[reason] += 1
+
+    def emit_failed(self, where: str, count: int = 1) -> None:
+        """`count` recipients (or messages, for Redis) of an emit were not sent it."""
+        with self._lock:
+            self.emit_failures[where] += count
 
     def exposition(self, store: LiveStore, queued: int, maintenance: bool, process: str) -> str:
         """Every sample carries `process` (PROCESS_NAME): each of several processes is scraped
@@ -86,6 +96,10 @@ class Metrics:
         yield from _family("gobang_game_ends_total", "counter", "Games ended, by reason.")
         for reason in sorted(set(KNOWN_REASONS) | set(self.game_ends)):
             yield sample("gobang_game_ends_total", self.game_ends[reason], reason=reason)
+        yield from _family("gobang_emit_failures_total", "counter",
+                           "Emits not delivered, by where they failed.")
+        for where in sorted(set(EMIT_FAILURE_PLACES) | set(self.emit_failures)):
+            yield sample("gobang_emit_failures_total", self.emit_failures[where], where=where)
 
     def _histogram(self, sample: Sampler) -> Iterable[str]:
         name = "gobang_move_save_seconds"
