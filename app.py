@@ -226,8 +226,16 @@ def serve(server_app, host: str, port: int) -> None:
     # each later read or write of a request (the headers, all together, have
     # REQUEST_HEADER_SECONDS: _header_deadline). A websocket sets its own timeout once open
     # (engine.io's ping interval plus timeout).
+    # eventlet's own "wsgi starting up" line is off with its access log (log_output=False).
+    log.info("serving", extra={"fields": {"url": _served_url(listener.getsockname())}})
     eventlet.wsgi.server(listener, server_app, log_output=False, max_size=max_connections,
                          protocol=protocol, keepalive=timeout, socket_timeout=timeout)
+
+
+def _served_url(address: tuple) -> str:
+    """The address the listener holds (the port the system chose, for --port 0)."""
+    host, port = address[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _ping_on_timers() -> None:

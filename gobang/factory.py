@@ -7,7 +7,7 @@ import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from flask import Flask
@@ -15,6 +15,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from gobang.extensions import csrf, db, login_manager, migrate, socketio
 from gobang.settings import load_settings
+
+if TYPE_CHECKING:
+    from gobang.sockets.fanout import FailureCount
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,7 +111,8 @@ def _init_extensions(app: Flask) -> None:
 
     from gobang.services.registry import install_services
 
-    register_namespaces(socketio, install_services(app), app.config["HALL_EVENTS_AT_ONCE"])
+    found = install_services(app)
+    register_namespaces(socketio, found, app.config["HALL_EVENTS_AT_ONCE"])
     socketio.init_app(
         app,
         async_mode=app.config["SOCKETIO_ASYNC_MODE"],
@@ -117,7 +121,7 @@ def _init_extensions(app: Flask) -> None:
         max_http_buffer_size=app.config["SOCKETIO_MAX_MESSAGE_BYTES"],
         # Several processes: an emit to any room or connection reaches whichever holds it.
         **_message_queue(app.config["REDIS_URL"] if app.config["REDIS_MESSAGE_QUEUE"]
-                         else None),
+                         else None, found.metrics.emit_failed),
         logger=False,
         engineio_logger=False,
     )
@@ -130,17 +134,19 @@ def _init_extensions(app: Flask) -> None:
     install_polling_guard(socketio.server, app.config, time.monotonic)
 
 
-def _message_queue(url: str | None) -> dict[str, Any]:
+def _message_queue(url: str | None, count_failure: FailureCount) -> dict[str, Any]:
     """Flask-SocketIO keeps the options of an earlier init_app (tests make many apps): a
-    single process says outright that it has no queue manager."""
+    single process says outright that it has no queue manager. The manager counts the emits
+    it could not deliver into this app's /metrics."""
     if url:
         from gobang.sockets.queue import BatchingRedisManager
 
         return {"message_queue": url,
-                "client_manager": BatchingRedisManager(url, channel="gobang-socketio")}
+                "client_manager": BatchingRedisManager(url, channel="gobang-socketio",
+                                                       count_failure=count_failure)}
     from gobang.sockets.fanout import PacedEmits
 
-    return {"message_queue": None, "client_manager": PacedEmits()}
+    return {"message_queue": None, "client_manager": PacedEmits(count_failure)}
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from enum import Enum
 from typing import Any
 
 _configured = False
@@ -18,11 +19,17 @@ class KeyValueFormatter(logging.Formatter):
             f"logger={record.name}",
             f"event={record.getMessage()}",
         ]
-        parts += [f"{key}={value!r}" for key, value in fields.items()]
+        parts += [f"{key}={_shown(value)!r}" for key, value in fields.items()]
         line = " ".join(parts)
         if record.exc_info:
             line += "\n" + self.formatException(record.exc_info)
         return line
+
+
+def _shown(value: Any) -> Any:
+    """An enum as its value (`reason='resign'`): its repr, `<Reason.RESIGN: 'resign'>`, is
+    noise to a reader and to anything that parses the line."""
+    return value.value if isinstance(value, Enum) else value
 
 
 # Socket.IO's own loggers report exceptions raised in event handlers. Setting their level

@@ -1,7 +1,8 @@
-"""A small in-process bus: how the play domain tells others that games began or ended.
+"""A small in-process bus: how the play domain tells others that games ended, were adopted,
+or that a player left their game's page.
 
-The hall must hear of every game that starts or ends (its list of live games, its players'
-statuses), while play must not know the hall exists. Play publishes an event; whoever the
+The hall must hear of every game that ends (its players' statuses), while play must not know
+the hall exists. Play publishes an event; whoever the
 registry subscribed answers with the notices it wants sent. Synchronous, so the notices go out
 in the same order as the change that caused them.
 """
@@ -14,14 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from gobang.services.notices import Notice
-
-
-@dataclass(frozen=True)
-class GameStarted:
-    game_id: int
-    user_ids: tuple[int, int]
-    # False when the caller starts many games at once and tells the hall of the list itself.
-    announce: bool = True
 
 
 @dataclass(frozen=True)

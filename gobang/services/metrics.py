@@ -1,17 +1,19 @@
-"""What /metrics reports, in the Prometheus text format (version 0.0.4).
+"""What /metrics reports, in the Prometheus text format (version 0.0.4), by prometheus_client.
 
-Counters are kept here, in memory, since the server started (Prometheus copes with the reset
-on a restart); gauges are read from the live store when scraped.
+The counters and the histogram are the library's, in a registry of this app's own rather than
+the library's global one: tests make many apps in one process, and each must count alone.
+They count since the server started (Prometheus copes with the reset on a restart); the
+gauges are read from the live store when scraped.
 """
 
 from __future__ import annotations
 
-import threading
-from bisect import bisect_left
-from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from itertools import accumulate
+from collections import Counter as Tally
+from collections.abc import Iterator
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.metrics_core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace, Reason
@@ -23,91 +25,84 @@ SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.
 KNOWN_REASONS = tuple(Reason)
 # The namespaces with one connection per user in the store (/site allows a connection per tab).
 NAMESPACES = (Namespace.HALL, Namespace.ROOM)
+# Where an emit can fail to reach some of its recipients (gobang/sockets/fanout.py, queue.py):
+# a recipient of a paced broadcast, a crowd's update that died midway, a message not published
+# to the other processes through Redis. Reported from the start, as the reasons are.
+EMIT_FAILURE_PLACES = ("broadcast", "crier", "redis_publish")
 
-# A sample line: name, value and labels.
-Sampler = Callable[..., str]
 
-
-@dataclass
 class Metrics:
-    game_ends: Counter[str] = field(default_factory=Counter)
-    save_buckets: list[int] = field(default_factory=lambda: [0] * (len(SAVE_BUCKETS) + 1))
-    save_count: int = 0
-    save_sum: float = 0.0
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=False)
+        self._moves = Counter("gobang_moves", "Moves played and saved.",
+                              registry=self.registry)
+        self._game_ends = Counter("gobang_game_ends", "Games ended, by reason.", ["reason"],
+                                  registry=self.registry)
+        self._emit_failures = Counter("gobang_emit_failures",
+                                      "Emits not delivered, by where they failed.", ["where"],
+                                      registry=self.registry)
+        self._save_seconds = Histogram("gobang_move_save_seconds",
+                                       "Time to write one move to the database.",
+                                       buckets=SAVE_BUCKETS, registry=self.registry)
+        for reason in sorted(KNOWN_REASONS):
+            self._game_ends.labels(reason)
+        for where in EMIT_FAILURE_PLACES:
+            self._emit_failures.labels(where)
 
     def move_saved(self, seconds: float) -> None:
         """One move was written to the database in `seconds`."""
-        with self._lock:
-            self.save_count += 1
-            self.save_sum += seconds
-            # Counted in the one bucket it falls in (the last: above them all); Prometheus'
-            # cumulative counts are summed when scraped, not on every move.
-            self.save_buckets[bisect_left(SAVE_BUCKETS, seconds)] += 1
+        self._moves.inc()  # every move played is saved once, and timed as it is
+        self._save_seconds.observe(seconds)
 
     def game_ended(self, reason: str) -> None:
-        with self._lock:
-            self.game_ends[reason] += 1
+        self._game_ends.labels(reason).inc()
+
+    def emit_failed(self, where: str, count: int = 1) -> None:
+        """`count` recipients (or messages, for Redis) of an emit were not sent it."""
+        self._emit_failures.labels(where).inc(count)
 
     def exposition(self, store: LiveStore, queued: int, maintenance: bool, process: str) -> str:
         """Every sample carries `process` (PROCESS_NAME): each of several processes is scraped
         on its own, and their series must not collide when Prometheus adds them up."""
-
-        def sample(name: str, value: float, **labels: str) -> str:
-            return _sample(name, value, **labels, process=process)
-
-        with self._lock:
-            lines = [*self._gauges(store, queued, maintenance, sample), *self._counters(sample),
-                     *self._histogram(sample)]
-        return "\n".join(lines) + "\n"
-
-    def _gauges(self, store: LiveStore, queued: int, maintenance: bool,
-                sample: Sampler) -> Iterable[str]:
-        yield from _family("gobang_connected_users", "gauge",
-                           "Users with a live Socket.IO connection, per namespace.")
-        for namespace in NAMESPACES:
-            yield sample("gobang_connected_users", store.connection_count(namespace),
-                         namespace=namespace)
-        yield from _family("gobang_queued_players", "gauge", "Players waiting to be matched.")
-        yield sample("gobang_queued_players", queued)
-        statuses = Counter(game.status for game in store.games())
-        yield from _family("gobang_live_games", "gauge",
-                           "Games held by the server, by status (waiting, playing).")
-        for status in ("waiting", "playing"):
-            yield sample("gobang_live_games", statuses[status], status=status)
-        yield from _family("gobang_maintenance", "gauge",
-                           "1 while maintenance mode keeps new games from starting.")
-        yield sample("gobang_maintenance", int(maintenance))
-
-    def _counters(self, sample: Sampler) -> Iterable[str]:
-        yield from _family("gobang_moves_total", "counter", "Moves played and saved.")
-        # Every move played is saved once, and timed as it is.
-        yield sample("gobang_moves_total", self.save_count)
-        yield from _family("gobang_game_ends_total", "counter", "Games ended, by reason.")
-        for reason in sorted(set(KNOWN_REASONS) | set(self.game_ends)):
-            yield sample("gobang_game_ends_total", self.game_ends[reason], reason=reason)
-
-    def _histogram(self, sample: Sampler) -> Iterable[str]:
-        name = "gobang_move_save_seconds"
-        yield from _family(name, "histogram", "Time to write one move to the database.")
-        cumulative = accumulate(self.save_buckets[:-1])
-        for bound, count in zip(SAVE_BUCKETS, cumulative, strict=True):
-            yield sample(f"{name}_bucket", count, le=repr(bound))
-        yield sample(f"{name}_bucket", self.save_count, le="+Inf")
-        yield sample(f"{name}_sum", self.save_sum)
-        yield sample(f"{name}_count", self.save_count)
+        scrape = _Scrape(_gauges(store, queued, maintenance), self.registry, process)
+        return generate_latest(scrape).decode()
 
 
-def _family(name: str, kind: str, help_text: str) -> list[str]:
-    return [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"]
+class _Scrape(Collector):
+    """One scrape: the gauges read now, then the registry's counters and histogram, each
+    sample labelled with the process. The `_created` samples the library adds to counters
+    and histograms are left out: the text has always been without them."""
+
+    def __init__(self, gauges: list[Metric], registry: CollectorRegistry, process: str) -> None:
+        self.gauges = gauges
+        self.registry = registry
+        self.process = process
+
+    def collect(self) -> Iterator[Metric]:
+        for family in (*self.gauges, *self.registry.collect()):
+            labelled = Metric(family.name, family.documentation, family.type, family.unit)
+            labelled.samples = [sample._replace(labels={**sample.labels, "process": self.process})
+                                for sample in family.samples
+                                if not sample.name.endswith("_created")]
+            yield labelled
 
 
-def _sample(name: str, value: float, **labels: str) -> str:
-    if not labels:
-        return f"{name} {value}"
-    pairs = ",".join(f'{key}="{_escape(text)}"' for key, text in labels.items())
-    return f"{name}{{{pairs}}} {value}"
+def _gauges(store: LiveStore, queued: int, maintenance: bool) -> list[Metric]:
+    users = GaugeMetricFamily("gobang_connected_users",
+                              "Users with a live Socket.IO connection, per namespace.",
+                              labels=["namespace"])
+    for namespace in NAMESPACES:
+        users.add_metric([namespace], store.connection_count(namespace))
+    statuses = Tally(game.status for game in store.games())
+    games = GaugeMetricFamily("gobang_live_games",
+                              "Games held by the server, by status (waiting, playing).",
+                              labels=["status"])
+    for status in ("waiting", "playing"):
+        games.add_metric([status], statuses[status])
+    return [users,
+            GaugeMetricFamily("gobang_queued_players", "Players waiting to be matched.", queued),
+            games,
+            GaugeMetricFamily("gobang_maintenance",
+                              "1 while maintenance mode keeps new games from starting.",
+                              int(maintenance))]
 
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

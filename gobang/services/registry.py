@@ -1,8 +1,8 @@
 """The one place where the services are built and wired: who talks to whom, in one screen.
 
 Each collaborator is handed exactly what it needs. Play never calls the hall: it publishes
-`GameStarted` and `GameEnded` on the bus, and the subscriptions at the end of `build_services`
-say who listens.
+`GameEnded`, `GameAdopted` and `PlayerAway` on the bus, and the subscriptions at the end of
+`build_services` say who listens.
 """
 
 from __future__ import annotations
@@ -273,7 +273,7 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(
-        table, clock, pools.default, bus, finisher, cfg["ABORT_SECONDS"])
+        table, clock, pools.default, finisher, cfg["ABORT_SECONDS"])
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,15 @@ SLICE = 64
 # for the whole view when one is missing (docs/protocol.md).
 LATER = frozenset({"hall_update"})
 
+# Told where an emit failed and for how many recipients: /metrics counts them
+# (`Metrics.emit_failed`, gobang_emit_failures_total, labelled by these places).
+FailureCount = Callable[[str, int], None]
+BROADCAST, CRIER = "broadcast", "crier"
+
+
+def uncounted(where: str, count: int) -> None:
+    """A manager built without a counter (a test's): its failures are only logged."""
+
 
 @dataclass(frozen=True)
 class Delivery:
@@ -45,7 +55,7 @@ class Delivery:
     skipped: list[Any]
     frames: list[eio_packet.Packet]
 
-    def send(self, server: Any) -> None:
+    def send(self, server: Any, count_failure: FailureCount) -> None:
         failed = 0
         for index, (sid, eio_sid) in enumerate(self.recipients, start=1):
             if sid not in self.skipped:
@@ -56,15 +66,18 @@ class Delivery:
                     failed += 1
             if index % SLICE == 0:
                 server.sleep(0)
-        if failed:
-            log.error("broadcast not sent to some", extra={"fields": {"failed": failed}})
+        if failed:  # one line for the crowd, however many of it failed
+            count_failure(BROADCAST, failed)
+            log.error("broadcast not sent to some", extra={"fields": {
+                "failed": failed, "recipients": len(self.recipients)}})
 
 
 class Crier:
     """Deliveries that may go out late, one after the other in the order queued, from a green
     thread started when the first is queued and ending when none is left."""
 
-    def __init__(self) -> None:
+    def __init__(self, count_failure: FailureCount) -> None:
+        self._count_failure = count_failure
         self._waiting: deque[Delivery] = deque()
         self._lock = threading.Lock()
         self._busy = False
@@ -89,8 +102,9 @@ class Crier:
                     return
                 delivery = self._waiting.popleft()
             try:
-                delivery.send(server)
+                delivery.send(server, self._count_failure)
             except Exception:  # the crier must go on with the updates queued behind
+                self._count_failure(CRIER, 1)
                 log.exception("broadcast failed")
 
 
@@ -98,9 +112,14 @@ class PacedEmits(socketio.Manager):
     """python-socketio's local emit, yielding between slices of a large audience: the
     manager of a single process, and the Redis manager's local delivery."""
 
-    def __init__(self) -> None:
+    def __init__(self, count_failure: FailureCount = uncounted) -> None:
         super().__init__()
-        self.crier = Crier()
+        self.count_failure = count_failure
+        # Through the method, so that a counter set after construction is the one used.
+        self.crier = Crier(self._failed)
+
+    def _failed(self, where: str, count: int) -> None:
+        self.count_failure(where, count)
 
     def emit(self, event: str, data: Any, namespace: str, room: Any = None,
              skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
@@ -121,7 +140,7 @@ class PacedEmits(socketio.Manager):
         if event in LATER:
             self.crier.queue(self.server, delivery)
         else:
-            delivery.send(self.server)
+            delivery.send(self.server, self._failed)
         return None
 
     def _audience(self, namespace: str, room: Any) -> int:

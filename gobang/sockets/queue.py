@@ -18,17 +18,22 @@ from typing import Any
 
 import socketio
 
-from gobang.sockets.fanout import PacedEmits
+from gobang.sockets.fanout import FailureCount, PacedEmits, uncounted
 
 log = logging.getLogger("gobang.sockets")
+
+REDIS_PUBLISH = "redis_publish"
 
 
 class BatchingRedisManager(socketio.RedisManager, PacedEmits):
     """What the queue delivers here is emitted paced (sockets/fanout.py): by the C3 order,
     the pub/sub manager's local emit is PacedEmits'."""
 
-    def __init__(self, url: str, channel: str, write_only: bool = False) -> None:
+    def __init__(self, url: str, channel: str, write_only: bool = False,
+                 count_failure: FailureCount = uncounted) -> None:
         super().__init__(url, channel=channel, write_only=write_only)
+        # PacedEmits' __init__ is reached through RedisManager's, which passes nothing on.
+        self.count_failure = count_failure
         # Per green thread under eventlet's patching: only the batching caller's emits wait.
         self._held = threading.local()
 
@@ -46,15 +51,21 @@ class BatchingRedisManager(socketio.RedisManager, PacedEmits):
             if held:
                 self._publish_all(held)
 
-    def _publish(self, data: Any) -> Any:
+    def _publish(self, data: Any) -> None:
         held = getattr(self._held, "messages", None)
+        message = self.json.dumps(data)
         if held is None:
-            return super()._publish(data)
-        held.append(self.json.dumps(data))
-        return None
+            # A batch of one, not the manager's own publish: that one gives up uncounted.
+            self._publish_all([message])
+        else:
+            held.append(message)
 
     def _publish_all(self, messages: list[str]) -> None:
-        for attempt in (1, 2):  # as the manager's own publish: reconnect once
+        """Publish in one pipeline, reconnecting once as the manager's own publish does. What
+        still fails is lost for the other processes (the emitter goes on, as it must): it is
+        counted and logged once for the batch."""
+        error: Exception | None = None
+        for _attempt in (1, 2):
             try:
                 if not self.connected:
                     self._redis_connect()
@@ -63,10 +74,12 @@ class BatchingRedisManager(socketio.RedisManager, PacedEmits):
                     pipe.publish(self.channel, message)
                 pipe.execute()
                 return
-            except Exception as error:  # noqa: BLE001 - the manager's own publish logs and goes on
+            except Exception as failure:  # noqa: BLE001 - counted and logged below
                 self.connected = False
-                log.error("cannot publish to Redis", extra={"fields": {
-                    "attempt": attempt, "messages": len(messages), "error": str(error)}})
+                error = failure
+        self._failed(REDIS_PUBLISH, len(messages))
+        log.error("cannot publish to Redis", extra={"fields": {
+            "messages": len(messages), "error": str(error)}})
 
 
 @contextmanager

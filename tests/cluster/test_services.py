@@ -148,7 +148,7 @@ def test_handing_out_a_crowds_games_asks_who_else_lives_once_per_keep_alive_step
     before = redis_calls(counter).get("cmdstat_hgetall", 0)
     games = []
     for black, white in zip(players[::2], players[1::2], strict=True):
-        live, _notices = one.play.factory.create(black, white, "freestyle", announce=False)
+        live, _notices = one.play.factory.create(black, white, "freestyle")
         one.play.homes.hand_out([live])
         games.append(live.game_id)
     assert redis_calls(counter).get("cmdstat_hgetall", 0) == before
@@ -162,7 +162,7 @@ def test_the_sweep_reads_the_leases_of_the_games_played_elsewhere_in_one_round_t
     two.play.homes.keep()
     one.play.homes.keep()
     for black, white in zip(players[::2], players[1::2], strict=True):
-        live, _notices = one.play.factory.create(black, white, "freestyle", announce=False)
+        live, _notices = one.play.factory.create(black, white, "freestyle")
         one.play.homes.hand_out([live])
     assert wait_until(one.play.homes.directory.settled, timeout=10)
     counter = redis_server.client()

@@ -22,6 +22,7 @@ def test_metrics_are_prometheus_text(client):
         "gobang_maintenance": "gauge",
         "gobang_moves": "counter",
         "gobang_game_ends": "counter",
+        "gobang_emit_failures": "counter",
         "gobang_move_save_seconds": "histogram",
     }
 

@@ -60,3 +60,7 @@ def test_log_level_setting_hides_lesser_events(live_server):
     live_server.user("ann")
     failed_login(live_server, "ann")
     assert "level=info" not in live_server.log()
+
+
+def test_the_server_says_where_it_serves_when_it_starts(live_server):
+    assert f"event=serving url='{live_server.url}'" in live_server.log()

@@ -3,12 +3,16 @@ hall's update to a crowd from a green thread of its own, in the order emitted.""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
 from socketio import packet
 
+from gobang.services.metrics import Metrics
+from gobang.services.store import MemoryQueue, MemoryStore
 from gobang.sockets.fanout import SLICE, PacedEmits
+from tests.support.prometheus import sample
 
 HALL = "/hall"
 # A broadcast sent inline, paced; and one the crier sends from its own green thread.
@@ -50,10 +54,10 @@ class Server:
         return [entry for entry in self.log if entry[0] == "send"]
 
 
-def manager_with(audience: int, room: str | None = None,
-                 server: Server | None = None) -> tuple[PacedEmits, Server]:
+def manager_with(audience: int, room: str | None = None, server: Server | None = None,
+                 metrics: Metrics | None = None) -> tuple[PacedEmits, Server]:
     server = server or Server()
-    manager = PacedEmits()
+    manager = PacedEmits(metrics.emit_failed) if metrics else PacedEmits()
     manager.set_server(server)
     for n in range(audience):
         sid, eio_sid = f"s{n}", f"e{n}"
@@ -201,3 +205,40 @@ def test_an_update_for_a_few_waits_behind_one_for_a_crowd_still_going_out() -> N
     server.run_tasks()
     to_first = [data for _send, eio_sid, data in server.sends() if eio_sid == "e0"]
     assert to_first == ['2/hall,["hall_update",{"seq":7}]', '2/hall,["hall_update",{"seq":8}]']
+
+
+def failures(metrics: Metrics, where: str) -> float:
+    text = metrics.exposition(MemoryStore(MemoryQueue()), queued=0, maintenance=False, process="p")
+    return sample(text, "gobang_emit_failures_total", where=where)
+
+
+@pytest.mark.parametrize("event", [INLINE, LATER])
+def test_each_recipient_a_broadcast_could_not_reach_is_counted(event: str) -> None:
+    metrics = Metrics()
+    manager, server = manager_with(2 * SLICE, server=Server(broken=3), metrics=metrics)
+    manager.emit(event, {"seq": 7}, HALL)
+    server.run_tasks()
+    assert failures(metrics, "broadcast") == 3
+
+
+def test_a_broadcast_that_failed_for_many_is_logged_once(caplog: pytest.LogCaptureFixture
+                                                         ) -> None:
+    manager, server = manager_with(2 * SLICE, server=Server(broken=SLICE), metrics=Metrics())
+    with caplog.at_level(logging.ERROR, logger="gobang.sockets"):
+        manager.emit(INLINE, {"seq": 7}, HALL)
+    assert [record.getMessage() for record in caplog.records] == ["broadcast not sent to some"]
+
+
+def test_a_crowds_update_that_died_midway_is_counted() -> None:
+    metrics = Metrics()
+    manager, server = manager_with(2 * SLICE, server=Server(broken_pauses=1), metrics=metrics)
+    manager.emit(LATER, {"seq": 7}, HALL)
+    server.run_tasks()
+    assert failures(metrics, "crier") == 1
+
+
+def test_a_broadcast_that_reached_everyone_counts_no_failure() -> None:
+    metrics = Metrics()
+    manager, server = manager_with(2 * SLICE, metrics=metrics)
+    manager.emit(INLINE, {"seq": 7}, HALL)
+    assert failures(metrics, "broadcast") == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gobang.extensions import socketio
+from gobang.sockets.fanout import SLICE
 from tests.support.prometheus import sample
 
 FIVE = [(7, 3), (0, 0), (7, 4), (0, 1), (7, 5), (0, 2), (7, 6), (0, 3), (7, 7)]
@@ -42,3 +44,17 @@ def test_moves_endings_and_save_times_are_counted(app, game_between):
     assert sample(text, "gobang_move_save_seconds_bucket", le="+Inf") == len(FIVE)
     assert sample(text, "gobang_move_save_seconds_sum") > 0
     assert sample(text, "gobang_live_games", status="playing") == 0
+
+
+def test_a_broadcast_the_server_could_not_deliver_is_counted_in_metrics(app, monkeypatch):
+    server = socketio.server
+    crowd = SLICE + 1  # paced, through the app's own manager
+    for n in range(crowd):
+        server.manager.basic_enter_room(f"s{n}", "/hall", None, eio_sid=f"e{n}")
+
+    def refuse(eio_sid, eio_pkt):
+        raise OSError("connection reset")
+
+    monkeypatch.setattr(server, "_send_eio_packet", refuse)
+    server.emit("chat_message", {"text": "hi"}, namespace="/hall")
+    assert sample(metrics(app), "gobang_emit_failures_total", where="broadcast") == crowd

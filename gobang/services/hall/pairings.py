@@ -31,21 +31,19 @@ class Pairings:
 
     def start(self, pairing: Pairing) -> list[Notice]:
         """One game, for a challenge accepted: its refusal is raised."""
-        made = self.start_many([pairing], announce=True)[0]
+        made = self.start_many([pairing])[0]
         if isinstance(made, ActionError):
             raise made
         return made
 
-    def start_many(self, pairings: Sequence[Pairing],
-                   announce: bool = False) -> list[list[Notice] | ActionError]:
+    def start_many(self, pairings: Sequence[Pairing]) -> list[list[Notice] | ActionError]:
         """A batch of the matcher's pairings: their players read in one query and their games
-        made in one transaction (by default the caller tells the hall of the new games). Each
-        pairing's notices (`match_found` for both) or its refusal, in its place."""
+        made in one transaction. Each pairing's notices (`match_found` for both) or its
+        refusal, in its place."""
         users = _users({user_id for p in pairings for user_id in (p.black, p.white)})
         known = [p for p in pairings if p.black in users and p.white in users]
         made = self.factory.create_many(
-            [NewGame(users[p.black], users[p.white], p.ruleset, p.clock) for p in known],
-            announce)
+            [NewGame(users[p.black], users[p.white], p.ruleset, p.clock) for p in known])
         self.homes.hand_out([m[0] for m in made if not isinstance(m, ActionError)])
         announced = iter(map(_announced, made))
         return [next(announced) if p.black in users and p.white in users else _gone()

@@ -16,7 +16,6 @@ from gobang.logs import event
 from gobang.models import Game, User
 from gobang.rules import Game as RulesGame
 from gobang.services.clock import Clock
-from gobang.services.events import Bus, GameStarted
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import Clocks, LiveGame, Seat
@@ -45,28 +44,25 @@ Made = tuple[LiveGame, list[Notice]] | ActionError
 
 class GameFactory:
     def __init__(self, table: GameTable, clock: Clock, default_clock: TimeControl,
-                 bus: Bus, finisher: Finisher, abort_seconds: float) -> None:
+                 finisher: Finisher, abort_seconds: float) -> None:
         self.table = table
         self.abort_seconds = abort_seconds
         self.clock = clock
         self.default_clock = default_clock
-        self.bus = bus
         self.finisher = finisher
 
     def create(
         self, black: User, white: User, ruleset: str, rematch_of: int | None = None,
-        time_control: TimeControl | Omitted = OMITTED, announce: bool = True,
+        time_control: TimeControl | Omitted = OMITTED,
     ) -> tuple[LiveGame, list[Notice]]:
         """A new game, waiting for both players to join, with the given clock (None: no clock;
-        omitted: the host's default). `announce=False` leaves telling the hall of the new list
-        of live games to the caller, which starts many at once."""
-        made = self.create_many([NewGame(black, white, ruleset, time_control, rematch_of)],
-                                announce)[0]
+        omitted: the host's default)."""
+        made = self.create_many([NewGame(black, white, ruleset, time_control, rematch_of)])[0]
         if isinstance(made, ActionError):
             raise made
         return made
 
-    def create_many(self, games: Sequence[NewGame], announce: bool = True) -> list[Made]:
+    def create_many(self, games: Sequence[NewGame]) -> list[Made]:
         """Many new games in one transaction: one flush and one commit for all, since a
         commit each was most of a crowd's pairing. Each game's result is in its place: the
         game and its notices, or the refusal (a player busy, an unknown ruleset) of that
@@ -81,13 +77,12 @@ class GameFactory:
             # read after it, each was a query again (three a game).
             db.session.flush()
             lives = [self._live(game, row) for game, row in planned]
-            by_id = self._commit(lives, [row for _game, row in planned], announce)
+            by_id = self._commit(lives, [row for _game, row in planned])
             made = [by_id[live.game_id] for live in lives]
         results = iter(made)
         return [refused if refused is not None else next(results) for refused in refusals]
 
-    def _commit(self, lives: list[LiveGame], rows: list[Game],
-                announce: bool) -> dict[int, Made]:
+    def _commit(self, lives: list[LiveGame], rows: list[Game]) -> dict[int, Made]:
         """The players are in their games in the live store before the commit, never after
         (several processes: cluster/reservations.py says why); a player busy by now refuses
         that game alone. Each game by id: started, or why not."""
@@ -110,7 +105,7 @@ class GameFactory:
         refused = {**busy, **revoked}
         self.table.add_many([live for live in lives if live.game_id not in refused],
                             reserved=True)
-        return {live.game_id: refused.get(live.game_id) or self._started(live, announce)
+        return {live.game_id: refused.get(live.game_id) or self._started(live)
                 for live in lives}
 
     def _abort_revoked(self, lives: list[LiveGame], game_ids: list[int]) -> dict[int, Made]:
@@ -136,10 +131,12 @@ class GameFactory:
             created_at=self.clock(), abort_seconds=self.abort_seconds,
         )
 
-    def _started(self, live: LiveGame, announce: bool) -> tuple[LiveGame, list[Notice]]:
+    def _started(self, live: LiveGame) -> tuple[LiveGame, list[Notice]]:
         event(log, "game_created", game_id=live.game_id, black=live.black.user_id,
               white=live.white.user_id, ruleset=live.ruleset)
-        return live, self.bus.publish(GameStarted(live.game_id, live.user_ids(), announce))
+        # Nothing to tell anyone yet: the callers tell the players (match_found, the rematch),
+        # and the hall's next update lists the game.
+        return live, []
 
     def restore(self, last_alive: datetime | None = None) -> int:
         """Bring back every unfinished game after a restart. The side to move is charged the

@@ -1,0 +1,98 @@
+/* Challenges in the hall: those we send, those we receive, and how each ends. */
+
+import {t} from "../i18n.js";
+import {button, el} from "../page.js";
+import {gameKind} from "./words.js";
+
+export class Challenges {
+  /** list: the <ul> of challenges. choice() is the [ruleset, clock] chosen on the page;
+      attention flashes the title and rings for a challenge received. */
+  constructor(list, {request, attention, choice}) {
+    this.list = list;
+    this.request = request;
+    this.attention = attention;
+    this.choice = choice;
+    this.sent = new Map(); // challenge id -> username we challenged
+  }
+
+  listen(socket) {
+    socket.on("challenge_received", (data) => this.received(data));
+    socket.on("challenge_declined", (data) => this.declined(data));
+    socket.on("challenge_cancelled", (data) => this.cancelled(data));
+  }
+
+  send(username) {
+    const [ruleset, clock] = this.choice();
+    this.request("challenge", {username: username, ruleset: ruleset, clock: clock}, (ack) => {
+      this.sent.set(ack.challenge_id, username);
+      const li = this.item(ack.challenge_id, "outgoing");
+      li.appendChild(el("span", "text", t("Challenge sent to {name} ({ruleset}); waiting for an answer…",
+        {name: username, ruleset: gameKind(ruleset, clock)})));
+      this.list.appendChild(li);
+    });
+  }
+
+  item(challengeId, kind) {
+    this.find(challengeId)?.remove();
+    const li = el("li", `challenge ${kind}`);
+    li.dataset.challengeId = String(challengeId);
+    li.dataset.testid = kind === "incoming" ? "challenge" : "challenge-sent";
+    return li;
+  }
+
+  /** The title stops flashing once no challenge to us is left open. */
+  settled() {
+    if (!this.list.querySelector("[data-testid=challenge]")) this.attention.stopFlashing();
+  }
+
+  find(challengeId) {
+    return Array.from(this.list.children).find((li) => li.dataset.challengeId === String(challengeId));
+  }
+
+  answer(challengeId, accept) {
+    this.request("answer_challenge", {challenge_id: challengeId, accept: accept}, () => {
+      this.find(challengeId)?.remove();
+      this.settled();
+    });
+  }
+
+  received(data) {
+    const li = this.item(data.challenge_id, "incoming");
+    const text = el("span", "text");
+    text.appendChild(el("strong", "", data.from.username));
+    text.appendChild(document.createTextNode(" " + t("({score}) challenges you · {ruleset}",
+      {score: data.from.score, ruleset: gameKind(data.ruleset, data.clock)})));
+    li.appendChild(text);
+    const actions = el("span", "actions");
+    actions.appendChild(button(t("Accept"), "challenge-accept", () => this.answer(data.challenge_id, true), "small primary"));
+    actions.appendChild(button(t("Decline"), "challenge-decline", () => this.answer(data.challenge_id, false)));
+    li.appendChild(actions);
+    this.list.appendChild(li);
+    li.dataset.sound = this.attention.challenge(data.from.username);
+  }
+
+  /** Replaces a challenge line with a short note that then fades out of the list. */
+  end(challengeId, note) {
+    const li = this.find(challengeId);
+    this.sent.delete(challengeId);
+    if (!li) return;
+    if (!note) {
+      li.remove();
+      this.settled();
+      return;
+    }
+    li.replaceChildren(el("span", "text muted", note));
+    setTimeout(() => li.remove(), 6000);
+  }
+
+  declined(data) {
+    const name = this.sent.get(data.challenge_id);
+    this.end(data.challenge_id, name ? t("{name} declined your challenge.", {name: name})
+      : t("Your challenge was declined."));
+  }
+
+  cancelled(data) {
+    const name = this.sent.get(data.challenge_id);
+    this.end(data.challenge_id, name ? t("Your challenge to {name} was cancelled.", {name: name}) : "");
+  }
+}

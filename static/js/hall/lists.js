@@ -1,0 +1,122 @@
+/*
+ * The hall view on the page: the counts, the online players and the live games, kept by
+ * HallViewModel (hall_view.js) from hello and hall_update; and finding a player by name.
+ */
+
+import {HallViewModel} from "../hall_view.js";
+import {t} from "../i18n.js";
+import {button, el, show} from "../page.js";
+import {rulesetName, statusName} from "./words.js";
+
+function watchLink(gameId) {
+  const watch = el("a", "button-link", t("Watch"));
+  watch.href = `/game/${gameId}`;
+  watch.dataset.testid = "watch-link";
+  return watch;
+}
+
+function gameItem(game) {
+  const li = el("li");
+  li.dataset.gameId = String(game.game_id);
+  const moves = game.moves === 1 ? t("1 move") : t("{count} moves", {count: game.moves});
+  const players = t("{black} vs {white}", {black: game.black.username, white: game.white.username});
+  li.appendChild(el("span", "text", `${players} · ${moves} · ${rulesetName(game.ruleset)}`));
+  li.appendChild(watchLink(game.game_id));
+  return li;
+}
+
+export class HallLists {
+  /** ui: onlineList, onlineCount, onlineMore, counts, gamesList, gamesEmpty, findForm,
+      findInput, findResults. challenge(username) challenges; rendered() runs after each
+      render (the pool grid shows the view's counts). */
+  constructor(ui, {myId, session, challenge, rendered}) {
+    this.ui = ui;
+    this.myId = myId;
+    this.session = session;
+    this.challenge = challenge;
+    this.rendered = rendered;
+    this.view = new HallViewModel();
+    this.resyncing = false;
+  }
+
+  bind() {
+    this.ui.findForm.addEventListener("submit", (event) => this.find(event));
+  }
+
+  /** How many wait in a pool, as the view last said. */
+  waiting(pool) {
+    return (this.view.counts.waiting || {})[pool] || 0;
+  }
+
+  /** The whole view, from hello. */
+  reset(view) {
+    this.resyncing = false;
+    this.view.reset(view);
+    this.render();
+  }
+
+  update(update) {
+    if (this.resyncing) return;
+    if (this.view.apply(update)) {
+      this.render();
+      return;
+    }
+    // An update went missing: take the whole view again rather than show a wrong one.
+    this.resyncing = true;
+    this.session.emitWithAck("hall_view", {}, (err, ack) => {
+      this.resyncing = false;
+      if (err || !ack || !ack.ok) return; // the next gap or reconnect tries again
+      this.view.reset(ack.view);
+      this.render();
+    });
+  }
+
+  render() {
+    const [ui, view] = [this.ui, this.view];
+    const players = view.sortedPlayers();
+    ui.onlineList.replaceChildren(...players.map((user) => this.playerItem(user)));
+    ui.onlineCount.textContent = `(${view.counts.online})`;
+    const more = view.counts.online > players.length;
+    ui.onlineMore.textContent = more ? t("Showing {shown} of {online}; find anyone else by name.",
+      {shown: players.length, online: view.counts.online}) : "";
+    show(ui.onlineMore, more);
+    ui.counts.textContent = t("{online} online · {playing} playing · {waiting} waiting for a match",
+      {online: view.counts.online, playing: view.counts.playing, waiting: view.waiting()});
+    const games = view.sortedGames();
+    ui.gamesList.replaceChildren(...games.map(gameItem));
+    show(ui.gamesEmpty, games.length === 0);
+    this.rendered();
+  }
+
+  playerItem(user) {
+    const li = el("li");
+    li.dataset.userId = String(user.id);
+    li.dataset.status = user.status;
+    const who = el("span", "who");
+    who.appendChild(el("span", "name", user.username));
+    if (user.id === this.myId) who.appendChild(el("span", "you-tag", t("you")));
+    who.appendChild(el("span", "score", String(user.score)));
+    li.appendChild(who);
+    const side = el("span", "actions");
+    side.appendChild(el("span", `badge ${user.status}`, statusName(user.status)));
+    if (user.id !== this.myId && user.status === "idle" && !this.session.stopped) {
+      side.appendChild(button(t("Challenge"), "challenge-button", () => this.challenge(user.username)));
+    }
+    if (user.id !== this.myId && user.status === "playing" && user.game_id != null) {
+      side.appendChild(watchLink(user.game_id));
+    }
+    li.appendChild(side);
+    return li;
+  }
+
+  find(event) {
+    event.preventDefault();
+    const prefix = this.ui.findInput.value.trim();
+    if (!prefix) return;
+    this.session.request("find_players", {prefix: prefix}, (ack) => {
+      const items = ack.players.map((user) => this.playerItem(user));
+      if (items.length === 0) items.push(el("li", "muted", t("No one online has a name starting like that.")));
+      this.ui.findResults.replaceChildren(...items);
+    });
+  }
+}
