@@ -247,14 +247,14 @@ MUTANTS: tuple[Mutant, ...] = (
            "    busy = busy or redis.call('HGET', KEYS[1], user)",
            "    busy = redis.call('HGET', KEYS[1], user)",
            "Reserving a game checks only its last player for a game already.",
-           ("tests/cluster/test_reservations.py", "tests/cluster/test_processes.py"),
-           needs="postgres", pattern=MANY_ITEMS),
+           ("tests/cluster/test_processes.py",), needs="redis", pattern=MANY_ITEMS),
     Mutant("cluster-stale-ignores-ended-lease", "gobang/services/cluster/reservations.py",
            "  if not ends or tonumber(ends) <= now or tonumber(at) < now - tonumber(ARGV[1]) then",
            "  if not ends or tonumber(at) < now - tonumber(ARGV[1]) then",
            "A reservation is stale only once its process's lease is gone from Redis, not "
            "when it has run out.",
-           ("tests/cluster/test_reservations.py",), needs="postgres", pattern=LIVE_HOLDER),
+           ("tests/cluster/test_processes.py", "tests/cluster/test_reservations.py"),
+           needs="postgres", pattern=LIVE_HOLDER),
     # --- computer and engine ---
     Mutant("computer-capacity-one-short", "gobang/services/computer/capacity.py",
            "    if len(levels) > settings.capacity:",
