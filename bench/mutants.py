@@ -67,6 +67,7 @@ class Mutant:
 RULES = "tests/rules"
 PLAY = "tests/services/test_play.py"
 ROOM = "tests/sockets/test_room_features.py"
+COMPUTER = "tests/services/test_computer.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     # --- rules ---
@@ -267,7 +268,8 @@ MUTANTS: tuple[Mutant, ...] = (
            "            if not _computer_to_move(live):",
            "An engine's answer is played even if the position changed (a take-back) while it "
            "thought.",
-           ("tests/services/test_computer.py",)),
+           (f"{COMPUTER}::test_a_reply_to_a_position_taken_back_is_not_played",
+            f"{COMPUTER}::test_a_reply_to_a_position_since_changed_is_not_played")),
     Mutant("ai-blocks-on-a-forbidden-point", "gobang/ai/search.py",
            "        blocks = [i for i in pos.fives(3 - side) if i in allowed]",
            "        blocks = [i for i in pos.fives(3 - side)]",
@@ -277,7 +279,7 @@ MUTANTS: tuple[Mutant, ...] = (
            "        left = max(0, self.limit - self.nodes)",
            "        left = max(0, self.limit)",
            "A sub-search's share is taken of the whole allowance, not of what is left.",
-           ("tests/ai",)),
+           ("tests/ai/test_ai_budget.py", "tests/ai/test_ai_levels.py")),
     # --- transport ---
     Mutant("guard-budget-one-extra", "gobang/transport_guard.py",
            "        if self.tokens < 1:",
