@@ -68,6 +68,8 @@ RULES = "tests/rules"
 PLAY = "tests/services/test_play.py"
 ROOM = "tests/sockets/test_room_features.py"
 COMPUTER = "tests/services/test_computer.py"
+ACCOUNTS = "tests/services/test_accounts.py"
+LIMITS = "tests/services/test_ratelimit.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     # --- rules ---
@@ -316,34 +318,34 @@ MUTANTS: tuple[Mutant, ...] = (
            "    if len(password) < PASSWORD_MIN:",
            "    if len(password) <= PASSWORD_MIN:",
            "Off by one: a password of exactly the minimum length is refused.",
-           ("tests/http/test_accounts_http.py",)),
+           (ACCOUNTS, "tests/http/test_accounts_http.py")),
     Mutant("accounts-username-max-exclusive", "gobang/services/accounts/accounts.py",
            "    if not USERNAME_MIN <= len(username) <= USERNAME_MAX:",
            "    if not USERNAME_MIN <= len(username) < USERNAME_MAX:",
            "Off by one: a name of exactly the maximum length is refused.",
-           ("tests/http/test_accounts_http.py", "tests/http/test_usernames.py")),
+           (ACCOUNTS, "tests/http/test_accounts_http.py", "tests/http/test_usernames.py")),
     Mutant("accounts-inactive-user-logs-in", "gobang/services/accounts/accounts.py",
            "        if user is None or not user.is_active:",
            "        if user is None:",
            "An account that is no longer active can still log in.",
-           ("tests/http/test_accounts_http.py", "tests/http/test_sessions_http.py")),
+           (ACCOUNTS, "tests/http/test_accounts_http.py", "tests/http/test_sessions_http.py")),
     # --- limits ---
     Mutant("ratelimit-window-edge", "gobang/services/ratelimit.py",
            "            while hits and hits[0] <= now - self.window:",
            "            while hits and hits[0] < now - self.window:",
            "Off by one: a hit exactly one window old still counts.",
-           ("tests/sockets/test_room_features.py", "tests/http/test_accounts_http.py")),
+           (LIMITS, ROOM)),
     Mutant("ratelimit-clear-at-first-expiry", "gobang/services/ratelimit.py",
            "                hits.popleft()",
            "                hits.clear()",
            "When the oldest hit leaves the window every hit is forgotten, not only it.",
-           ("tests/sockets/test_room_features.py", "tests/http/test_accounts_http.py"),
+           (LIMITS, ROOM),
            pattern=ONE_EXPIRY),
     Mutant("ratelimit-limit-plus-one", "gobang/services/ratelimit.py",
            "            if len(hits) >= self.limit:",
            "            if len(hits) > self.limit:",
            "Off by one: one attempt more than the limit is allowed.",
-           ("tests/sockets/test_room_features.py", "tests/http/test_accounts_http.py")),
+           (LIMITS, ROOM)),
     Mutant("ratelimit-forget-busy-keys", "gobang/services/ratelimit.py",
            "            stale = [k for k, h in self._hits.items() if not h or h[-1] <= now - "
            "self.window]",
@@ -351,7 +353,7 @@ MUTANTS: tuple[Mutant, ...] = (
            "self.window]",
            "Tidying a crowded limiter forgets keys whose oldest hit expired though newer "
            "ones still count.",
-           ("tests/sockets/test_room_features.py", "tests/http/test_accounts_http.py"),
+           (LIMITS, ROOM),
            pattern=ONE_EXPIRY),
 )
 
