@@ -11,8 +11,10 @@ from collections.abc import Callable
 
 import pytest
 
+from gobang.services.cluster.processes import PROCESSES
 from gobang.services.cluster.redis_queue import RedisQueue
 from gobang.services.cluster.redis_store import RedisStore, connections_key
+from gobang.services.cluster.reservations import RedisReservations
 from gobang.services.hall.matcher import Matcher
 from gobang.services.store import QueueEntry
 
@@ -269,3 +271,21 @@ def test_a_connection_claimed_after_redis_lost_every_lease_is_seen_at_once(proce
     redis_server.client().flushall()
     one.claim_connection(HALL, 1, "a")
     assert (two.connection(HALL, 1), two.connected_among(HALL, [1])) == ("a", {1})
+
+
+def test_a_game_is_not_reserved_when_its_first_player_already_has_one(process):
+    one = process("p1")
+    reservations = RedisReservations(one.client, one.processes)
+    assert reservations.reserve([(5, (1, 2))]) == {}
+    assert reservations.reserve([(6, (1, 3))]) == {6: 5}
+    assert one.game_of_user(3) is None
+
+
+def test_a_reservation_is_stale_once_its_processs_lease_has_run_out(process, redis_server):
+    one, two = process("p1"), process("p2")
+    RedisReservations(one.client, one.processes).reserve([(5, (1, 2))])
+    theirs = RedisReservations(two.client, two.processes)
+    assert theirs.stale() == []
+    # Its lease ended (at 1 ms after the epoch) and nobody has swept its entry away yet.
+    redis_server.client().zadd(PROCESSES, {one.processes.me: 1})
+    assert theirs.stale() == [5]

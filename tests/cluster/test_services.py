@@ -11,7 +11,9 @@ import pytest
 from flask import Flask
 
 from gobang import create_app
+from gobang.services.cluster.leases import PREFIX
 from gobang.services.cluster.redis_store import RedisStore
+from gobang.services.play.table import game_lease
 from gobang.services.registry import Services, services
 from gobang.services.store import MemoryStore
 from tests.conftest import make_config
@@ -171,3 +173,20 @@ def test_the_sweep_reads_the_leases_of_the_games_played_elsewhere_in_one_round_t
     after = redis_calls(counter)
     assert after.get("cmdstat_get", 0) == before.get("cmdstat_get", 0)
     assert after["cmdstat_mget"] == before.get("cmdstat_mget", 0) + 1
+
+
+def test_a_process_that_stalled_past_its_games_lease_lets_the_game_go_to_its_new_owner(
+        two_processes, redis_server):
+    """Its lease ran out while it stalled and the other process took the game: its next
+    renewal finds the lease another's and lets the game go, never renewing it as its own."""
+    one, two = two_processes
+    black, white = register(one, "black_bo", "white_wu")
+    live, _notices = one.play.factory.create(black, white, "freestyle")
+    one.play.seating.join(live.game_id, black.id, "sid-b")
+    one.play.seating.join(live.game_id, white.id, "sid-w")
+    lease = game_lease(live.game_id)
+    redis_server.client().delete(PREFIX + lease)  # ran out while the first process stalled
+    assert two.play.homes._adopt(live.game_id) is not None
+    one.play.homes.keep()
+    assert one.play.table.get(live.game_id) is None
+    assert one.play.homes.leases.holder(lease) == two.play.homes.leases.me

@@ -9,6 +9,7 @@ import weakref
 
 import pytest
 
+from gobang.polling_guard import SEPARATOR, post_fault
 from gobang.transport_guard import (
     FRAMES_PER_TURN,
     FrameBudget,
@@ -168,6 +169,14 @@ def test_a_connection_gone_before_its_deadline_is_forgotten(deadline):
     assert guard.sweep() == 0
     assert not guard.pending
 
+
+def test_one_sweep_closes_every_connection_past_its_deadline(deadline):
+    clock, server, guard = deadline
+    for sid in ("a", "b", "c"):
+        open_connection(server, sid)
+    clock.now = 10
+    assert guard.sweep() == 3
+    assert server.eio.closed == ["a", "b", "c"]
 
 def test_one_sweeper_serves_every_connection(deadline):
     _clock, server, _guard = deadline
@@ -372,3 +381,22 @@ def test_a_guarded_websocket_is_freed_without_waiting_for_a_full_collection():
         assert freed() is None
     finally:
         gc.enable()
+
+
+# --- a long-polling POST's body (gobang/polling_guard.py) ---
+
+MESSAGE = '42/room,["place_stone",{}]'
+
+
+def test_a_post_with_as_many_frames_as_allowed_passes():
+    assert post_fault(SEPARATOR.join([MESSAGE] * 3).encode(), 3, None) is None
+
+
+def test_a_post_with_more_frames_than_allowed_is_refused():
+    assert post_fault(SEPARATOR.join([MESSAGE] * 4).encode(), 3, None) == (
+        "too many frames in one request")
+
+
+def test_every_frame_of_a_post_is_checked_not_only_the_first():
+    body = SEPARATOR.join([MESSAGE, MESSAGE, "junk"]).encode()
+    assert post_fault(body, 16, None) == "malformed frame"

@@ -122,6 +122,16 @@ def test_a_reply_to_a_position_taken_back_is_not_played(env, seated, human):
     assert live.rules.moves == []
 
 
+def test_a_reply_to_a_position_since_changed_is_not_played(env, seated, human):
+    live = seated("black")
+    env.play.moves.place_stone(live.game_id, human.id, 7, 7)
+    env.computer.tick()  # the computer starts thinking about 7,7
+    env.play.takebacks.request(live.game_id, human.id)
+    env.play.moves.place_stone(live.game_id, human.id, 3, 3)  # its turn again, elsewhere
+    wait_until_quiet(env)
+    assert env.computer.tick() == []
+    assert live.rules.moves == [(3, 3)]
+
 def test_the_computer_does_not_accept_draws(env, seated, human):
     live = seated("black")
     with pytest.raises(ActionError) as refused:

@@ -234,3 +234,41 @@ def test_hello_brings_the_newest_chat_within_its_byte_bound(env, users, hall_of,
     assert 0 < len(recent) < 50
     assert len(json.dumps(recent)) <= HELLO_CHAT_BYTES
     assert recent[-1]["text"].startswith("49 ")
+
+
+@pytest.mark.parametrize("app_overrides", [{"HALL_LIST_SIZE": 1}])
+def test_an_arrival_beyond_the_lists_size_still_updates_the_counts(env, users, hall_of, clock):
+    hall_of(*users("alice"))
+    env.lobby.view.flush()
+    hall_of(*users("bob"))  # the same score, a later id: not listed
+    clock.advance(env.lobby.view.interval)
+    (update,) = env.lobby.view.flush()
+    assert update.payload["counts"]["online"] == 2
+    assert update.payload["players"] == {"set": [], "removed": []}
+
+
+def test_the_playing_count_is_both_players_of_each_game(env, users, hall_of, clock):
+    alice, bob = hall_of(*users("alice", "bob"))
+    live, _ = env.play.factory.create(alice, bob, "freestyle")
+    env.play.seating.join(live.game_id, alice.id, "room-a")
+    env.play.seating.join(live.game_id, bob.id, "room-b")
+    (update,) = env.lobby.view.flush()
+    assert update.payload["counts"]["playing"] == 2
+
+
+def test_leaving_the_site_cancels_every_challenge_received(env, users, hall_of):
+    alice, bob, carol = hall_of(*users("alice", "bob", "carol"))
+    first, _notices = env.lobby.challenges.send(alice, "bob", "freestyle")
+    second, _notices = env.lobby.challenges.send(carol, "bob", "freestyle")
+    notices = env.lobby.hall.disconnect(bob.id, f"hall-{bob.id}-1")
+    cancelled = {n.payload["challenge_id"] for n in notices if n.event == "challenge_cancelled"}
+    assert cancelled == {first, second}
+
+
+def test_a_challenge_is_answered_only_by_the_player_challenged(env, users, hall_of):
+    alice, _bob = hall_of(*users("alice", "bob"))
+    challenge_id, _notices = env.lobby.challenges.send(alice, "bob", "freestyle")
+    with pytest.raises(ActionError) as refused:
+        env.lobby.challenges.answer(alice, challenge_id, True)
+    assert refused.value.code == "not_found"
+    assert env.play.table.current_game_of(alice.id) is None

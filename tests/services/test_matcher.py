@@ -157,3 +157,18 @@ def test_equal_scores_pair_in_the_order_they_waited(matcher, clock):
         matcher.enqueue(user_id, 1000, "freestyle", BLITZ)
         clock.advance(1)
     assert pairs(matcher.tick()[0]) == {frozenset((1, 2)), frozenset((3, 4)), frozenset((5, 6))}
+
+
+def test_scores_exactly_the_allowed_gap_apart_pair(matcher):
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1050, "freestyle", BLITZ)  # gap_start is 50
+    assert pairs(matcher.tick()[0]) == {frozenset({1, 2})}
+
+
+def test_every_vanished_user_leaves_the_queue(matcher, gone):
+    for user_id in (1, 2, 3):
+        matcher.enqueue(user_id, 1000 * user_id, "freestyle", BLITZ)
+    gone.update({1, 2, 3})
+    _pairings, dropped = matcher.tick()
+    assert dropped == [1, 2, 3]
+    assert [matcher.is_queued(user_id) for user_id in (1, 2, 3)] == [False] * 3

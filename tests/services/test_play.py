@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from sqlalchemy import func, select
@@ -15,6 +16,7 @@ from gobang.rules import Game as RulesGame
 from gobang.services.hall.matcher import Pairing
 from gobang.services.notices import ActionError
 from gobang.services.play.hints import _near_black
+from gobang.services.registry import services
 from tests.services.conftest import events
 from tests.support.refusals import results_refused
 
@@ -306,3 +308,105 @@ def test_time_ends_games_one_at_a_time_so_the_ticker_can_yield_between_them(env,
     assert sum(1 for live in games if live.status == "finished") == 1  # the others not yet
     assert [events(batch).count("game_over") for batch in endings] == [1, 1]
     assert all(db.session.get(Game, live.game_id).reason == "aborted" for live in games)
+
+
+def test_a_game_restored_after_one_move_runs_whites_clock(env, users, clock):
+    from datetime import timedelta
+
+    game_id, _black, _white, started = _crash_state(env, users, FIVE_FOR_BLACK[:1])
+    env.play.factory.restore(last_alive=started + timedelta(seconds=20))
+    live = env.play.table.get(game_id)
+    assert live.clocks.running == "white"
+    assert live.clocks.snapshot(clock())["white_ms"] == 600_000 - 20_000
+
+
+def test_a_game_restored_after_one_move_gives_white_the_abort_window_again(env, users, clock):
+    game_id, _black, _white, _started = _crash_state(env, users, FIVE_FOR_BLACK[:1])
+    env.play.factory.restore()
+    live = env.play.table.get(game_id)
+    assert live.abort_left(clock()) == env.play.timekeeper.abort_seconds
+
+
+def test_a_game_with_nothing_due_does_not_hold_up_the_games_after_it(env, users, clock):
+    seated = users("black_bo", "white_wu")
+    quiet, _ = env.play.factory.create(*seated, "freestyle")
+    env.play.seating.join(quiet.game_id, seated[0].id, "sid-b")
+    env.play.seating.join(quiet.game_id, seated[1].id, "sid-w")
+    play(env, quiet, *seated, FIVE_FOR_BLACK[:2])  # both have moved: no abort window
+    empty, _ = env.play.factory.create(*users("black_2", "white_2"), "freestyle")
+    clock.advance(env.play.timekeeper.abort_seconds)  # nobody sat down at the second game
+    assert events(env.play.timekeeper.tick()).count("game_over") == 1
+    assert (quiet.status, empty.status) == ("playing", "finished")
+
+
+class WatchedLock:
+    """A game's lock that sets `waited` when a thread finds it held by another."""
+
+    def __init__(self, waited: threading.Event) -> None:
+        self._lock = threading.RLock()
+        self.waited = waited
+
+    def __enter__(self) -> WatchedLock:
+        if not self._lock.acquire(blocking=False):
+            self.waited.set()
+            self._lock.acquire()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._lock.release()
+
+
+def test_a_resignation_waits_for_the_move_being_written(env, started, app, monkeypatch):
+    live, black, white = started
+    either = threading.Event()  # the resignation waited for the lock, or it is done
+    live.lock = WatchedLock(either)
+    resigned: list[object] = []
+
+    def resign() -> None:
+        with app.app_context():
+            try:
+                resigned.append(events(services().play.finisher.resign(live.game_id, white.id)))
+            except Exception as error:  # noqa: BLE001 - asserted below
+                resigned.append(error)
+            finally:
+                either.set()
+
+    resigning = threading.Thread(target=resign)
+    real_write = env.play.moves.writer.write
+    done_while_writing: list[bool] = []
+
+    def write(move, clocks) -> None:
+        resigning.start()
+        assert either.wait(10)
+        done_while_writing.append(bool(resigned))
+        real_write(move, clocks)
+
+    monkeypatch.setattr(env.play.moves.writer, "write", write)
+    assert events(env.play.moves.place_stone(live.game_id, black.id, 7, 7)) == ["stone_placed"]
+    resigning.join(10)
+    assert done_while_writing == [False]
+    assert resigned and "game_over" in resigned[0]
+    game = db.session.get(Game, live.game_id)
+    db.session.refresh(game)
+    assert (game.reason, len(game.moves)) == ("resign", 1)
+
+
+def test_taking_back_to_one_move_gives_white_the_abort_window_again(env, started, clock):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:3])
+    env.play.takebacks.request(live.game_id, white.id)
+    env.play.takebacks.answer(live.game_id, black.id, True)
+    assert len(live.rules.moves) == 1
+    assert live.abort_left(clock()) == env.play.timekeeper.abort_seconds
+
+
+def test_when_both_players_stay_away_the_first_to_leave_forfeits(env, started, clock):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:2])
+    env.play.seating.leave("sid-b")
+    clock.advance(5)
+    env.play.seating.leave("sid-w")
+    clock.advance(env.play.timekeeper.grace_seconds)  # both past their grace at this tick
+    assert "game_over" in events(env.play.timekeeper.tick())
+    game = db.session.get(Game, live.game_id)
+    assert (game.winner, game.reason) == ("white", "disconnect")
