@@ -17,8 +17,7 @@ import redis
 
 from gobang.services.cluster.processes import Processes
 from gobang.services.cluster.redis_store import RedisStore, connections_key
-from gobang.services.hall.state import Challenge, HallState, PageSids, Player
-from gobang.services.play.table import GameTable
+from gobang.services.hall.state import Challenge, HallState, LiveGames, PageSids, Player
 from gobang.vocabulary import Namespace
 
 HALL_PLAYERS = "gobang:hall_players"
@@ -45,7 +44,7 @@ end
 """
 
 
-def redis_hall_state(store: RedisStore, table: GameTable, chat_kept: int) -> HallState:
+def redis_hall_state(store: RedisStore, table: LiveGames, chat_kept: int) -> HallState:
     return HallState(RedisPresence(store), RedisChallenges(store.client),
                      RedisChatLog(store.client, chat_kept),
                      RedisGameList(store.client, store.processes, table),
@@ -191,7 +190,7 @@ class RedisGameList:
     """Each process publishes its own games' summaries every tick, under a key that lives one
     lease: the list is every live process's, and a dead process's games leave it with it."""
 
-    def __init__(self, client: redis.Redis, processes: Processes, table: GameTable) -> None:
+    def __init__(self, client: redis.Redis, processes: Processes, table: LiveGames) -> None:
         self.client = client
         self.processes = processes
         self.table = table

@@ -13,7 +13,6 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gobang.services.play.table import GameTable
 from gobang.services.pools import TimeControl
 
 # A player object, {"id", "username", "score"} (and "computer" for the computer's seat).
@@ -58,6 +57,14 @@ class ChatLog(Protocol):
     def messages(self) -> list[dict[str, Any]]: ...
 
 
+class LiveGames(Protocol):
+    """This process's own live games, summarised: play's GameTable, wired in
+    services/registry.py. The state reads no more of play, so that cluster's Redis stores,
+    which play's leases live beside, need not import it."""
+
+    def summaries(self) -> list[dict[str, Any]]: ...
+
+
 class GameList(Protocol):
     """The live games the hall lists (LiveGame summaries), whichever process holds them."""
 
@@ -83,7 +90,7 @@ class HallState:
     view: ViewRecord
 
 
-def memory_hall_state(table: GameTable, chat_kept: int) -> HallState:
+def memory_hall_state(table: LiveGames, chat_kept: int) -> HallState:
     return HallState(MemoryPresence(), MemoryChallenges(), MemoryChatLog(chat_kept),
                      LocalGameList(table), MemoryViewRecord())
 
@@ -209,7 +216,7 @@ class MemoryChatLog:
 class LocalGameList:
     """One process holds every live game: the list is its table."""
 
-    def __init__(self, table: GameTable) -> None:
+    def __init__(self, table: LiveGames) -> None:
         self.table = table
 
     def publish(self) -> None:
