@@ -28,6 +28,11 @@ class Limiter(Protocol):
 
 
 class RateLimiter:
+    """In this process's memory. Not `limits`' MemoryStorage: that one reads the wall clock
+    itself (no clock can be passed in, and an NTP step shifts every window), and a check
+    costs 6-17 µs against this one's 1-2 µs, on every move (bench/ratelimit.py,
+    docs/performance.md)."""
+
     def __init__(
         self, limit: int, window: float, clock: Clock = monotonic, enabled: bool = True
     ) -> None:
