@@ -67,6 +67,7 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
     args = parser.parse_args()
+    _refuse_changed_libraries()
     from eventlet import tpool
 
     settings = {
@@ -86,6 +87,17 @@ def main() -> None:
         sys.stderr.write(f"gobang: refusing to start: {exc}\n")
         raise SystemExit(2) from None
     serve(server_app, args.host, args.port)
+
+
+def _refuse_changed_libraries() -> None:
+    """What the server patches must still be there as written (gobang/transport/patches.py):
+    else one line each, exit status 2, before anything is served."""
+    from gobang.transport.patches import REFUSED, refusals
+
+    lines = refusals()
+    if lines:
+        sys.stderr.write("".join(f"gobang: {line}\n" for line in lines))
+        raise SystemExit(REFUSED)
 
 
 def _background_offload(execute):

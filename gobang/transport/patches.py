@@ -1,0 +1,116 @@
+"""Every private part of a library the server touches, checked when `python app.py` starts.
+
+Most of these patches are assignments that never fail: after an upgrade that renamed what they
+patch, the server would start and serve without the protection or the speed they gave. So
+each one is listed with the version it was written against, and a start-up finds each still
+there (with the parameters it is called with, where those matter) or refuses to start: exit
+status 2 and one line naming the attribute, the installed version and the pinned one.
+docs/upgrading.md has the same table with what each patch does and the test that proves it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+# Exit status of a start refused for a library that no longer has what is patched.
+REFUSED = 2
+
+
+@dataclass(frozen=True)
+class Touch:
+    """One private attribute: `path` is dotted below `module` (a class, then its member)."""
+
+    distribution: str
+    pinned: str
+    module: str
+    path: str
+    parameters: tuple[str, ...] | None = None  # the call's parameters, where they matter
+
+    def name(self) -> str:
+        return f"{self.module}.{self.path}"
+
+
+def _eventlet(module: str, path: str, *parameters: str) -> Touch:
+    return Touch("eventlet", "0.41.3", module, path, parameters or None)
+
+
+def _engineio(module: str, path: str, *parameters: str) -> Touch:
+    return Touch("python-engineio", "4.15.1", module, path, parameters or None)
+
+
+def _socketio(module: str, path: str, *parameters: str) -> Touch:
+    return Touch("python-socketio", "5.18.1", module, path, parameters or None)
+
+
+TOUCHES: tuple[Touch, ...] = (
+    _eventlet("eventlet.websocket", "RFC6455WebSocket._apply_mask",
+              "data", "mask", "length", "offset"),
+    _eventlet("eventlet.websocket", "RFC6455WebSocket._recv_frame", "self", "message"),
+    _eventlet("eventlet.websocket", "RFC6455WebSocket._handle_control_frame",
+              "self", "opcode", "data"),
+    _eventlet("eventlet.hubs.epolls", "Hub.do_poll"),
+    _eventlet("eventlet.wsgi", "HttpProtocol._read_request_line", "self"),
+    _eventlet("eventlet.wsgi", "HttpProtocol.rbufsize"),
+    _eventlet("eventlet.wsgi", "HttpProtocol.wbufsize"),
+    _eventlet("eventlet.tpool", "Proxy"),
+    _engineio("engineio.socket", "Socket.schedule_ping", "self"),
+    _engineio("engineio.socket", "Socket.close", "self", "wait", "abort", "reason"),
+    _engineio("engineio.async_drivers.eventlet", "WebSocketWSGI._negotiate_permessage_deflate",
+              "self", "extensions"),
+    _engineio("engineio.payload", "Payload.max_decode_packets"),
+    _socketio("socketio.server", "Server._handle_eio_message", "self", "eio_sid", "data"),
+    _socketio("socketio.server", "Server._send_eio_packet", "self", "eio_sid", "eio_pkt"),
+    _socketio("socketio.redis_manager", "RedisManager._publish", "self", "data"),
+    _socketio("socketio.redis_manager", "RedisManager._redis_connect", "self"),
+    Touch("Flask-SocketIO", "5.7.0", "flask_socketio", "Namespace._set_socketio",
+          ("self", "socketio")),
+    Touch("Flask", "3.1.3", "flask.ctx", "RequestContext"),
+)
+
+
+def fault(touch: Touch, import_module: Callable[[str], ModuleType]) -> str | None:
+    """What is wrong with `touch` in the installed library, or None."""
+    try:
+        found: Any = import_module(touch.module)
+    except ImportError:
+        return "no module"
+    for part in touch.path.split("."):
+        if not hasattr(found, part):
+            return "no such attribute"
+        found = getattr(found, part)
+    if touch.parameters is not None:
+        try:
+            parameters = tuple(inspect.signature(found).parameters)
+        except (TypeError, ValueError):
+            return "no signature"
+        if parameters != touch.parameters:
+            return f"parameters ({', '.join(parameters)})"
+    return None
+
+
+def installed_version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def refusals(touches: Iterable[Touch] = TOUCHES,
+             import_module: Callable[[str], ModuleType] = importlib.import_module,
+             version: Callable[[str], str] = installed_version) -> list[str]:
+    """One line for each touch the installed libraries no longer have as it was written."""
+    lines = []
+    for touch in touches:
+        found = fault(touch, import_module)
+        if found is not None:
+            lines.append(
+                f"refusing to start: {touch.name()}: {found} in {touch.distribution} "
+                f"{version(touch.distribution)} (written for {touch.pinned}; "
+                f"docs/upgrading.md)")
+    return lines
