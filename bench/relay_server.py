@@ -141,7 +141,7 @@ def serve(app: Flask, host: str, port: int) -> None:
     import eventlet.wsgi
 
     class LeanProtocol(eventlet.wsgi.HttpProtocol):
-        # app.py's small socket buffers (see `_lean_protocol` there).
+        # the server's small socket buffers (see `lean_protocol`, gobang/transport/protocol.py).
         rbufsize = 2048
         wbufsize = 2048
 

@@ -36,9 +36,10 @@ def _tune_sqlite(busy_timeout_ms: int, checkpoint_pages: int) -> Callable[[Any, 
 
 def _wrap_sqlite_connections(engine: Engine, wrapper: Callable[[Any, int], Any]) -> None:
     """sqlite3 waits for locks and disk inside C code; under eventlet a wait for a lock would
-    freeze every connection of the server. `wrapper` (set by app.py) is given the connection
-    and how long a call may wait for a lock; the connection's own busy timeout is then 0, so
-    that the wrapper, not SQLite, does the waiting, off the event loop. The wrapped
+    freeze every connection of the server. `wrapper` (gobang/transport/offload.py, set by
+    app.py) is given the connection and how long a call may wait for a lock; the connection's
+    own busy timeout is then 0, so that the wrapper, not SQLite, does the waiting, off the
+    event loop. The wrapped
     connection may offer `atomically(work)`: `work(raw_connection)`, a whole transaction, in
     one call through the wrapper (the move writer's path, on every move)."""
 

@@ -7,7 +7,7 @@ def unmask(data: bytes, mask: bytes, length: int | None = None, offset: int = 0)
     """The first `length` bytes of `data` XORed with the 4-byte `mask`, starting at
     position `offset` of the mask's cycle (RFC 6455, 5.3), as one integer XOR rather than
     one byte at a time. Signature and result as eventlet's `RFC6455WebSocket._apply_mask`,
-    which app.py replaces with it."""
+    which gobang/transport/tuning.py replaces with it."""
     if length is None:
         length = len(data)
     shift = offset % 4

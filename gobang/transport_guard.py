@@ -125,8 +125,9 @@ class GuardedWebSocket:
         if errors is not None:
             # The websocket's own frame loop, a generator made when it opened, is never run:
             # unstarted, its frame holds the websocket, a reference cycle per connection that
-            # only a full collection (rare here, app.py) would free; 1,000 closed connections
-            # kept 28 MB (tests/live/test_memory_returns.py). Closed, it lets go at once.
+            # only a full collection (rare here: gobang/transport/memory.py) would free; 1,000
+            # closed connections kept 28 MB (tests/live/test_memory_returns.py). Closed, it
+            # lets go at once.
             ws.iterator.close()
         self._frames_read = 0
         self._fragments: Any = None  # the message in progress, while its frames arrive
@@ -151,7 +152,7 @@ class GuardedWebSocket:
             # raises the one instance it made before waiting, a local of a frame in the
             # exception's own traceback: a reference cycle that held the closed connection
             # (its websocket, green threads and buffers) until a full collection, rare here
-            # (app.py). Up to 15 MB stayed after 1,000 silent connections
+            # (gobang/transport/memory.py). Up to 15 MB stayed after 1,000 silent connections
             # (tests/live/test_memory_returns.py). Dropping the traceback frees it at once;
             # the connection ends as engine.io ends it on any read error.
             silent.__traceback__ = None

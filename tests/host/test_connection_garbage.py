@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-# The probe runs the server (app.serve) in a process of its own.
+# The probe runs the server (gobang/transport/server.py) in a process of its own.
 pytestmark = [pytest.mark.live]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,14 +22,14 @@ import eventlet
 eventlet.monkey_patch()  # as app.py does when it runs the server
 import collections, gc, json, sys
 sys.path.insert(0, ".")
-import app
+from gobang.transport.server import serve
 import websocket
 from gobang import create_app
 
 listener = eventlet.listen(("127.0.0.1", 0))
 port = listener.getsockname()[1]
 listener.close()
-eventlet.spawn(app.serve, create_app(), "127.0.0.1", port)
+eventlet.spawn(serve, create_app(), "127.0.0.1", port)
 eventlet.sleep(1)
 gc.collect()
 gc.set_debug(gc.DEBUG_SAVEALL)

@@ -1,4 +1,4 @@
-"""app.py's event loop reads at most READY_SOCKETS_PER_POLL ready sockets per poll, and the
+"""The server's event loop reads at most READY_SOCKETS_PER_POLL ready sockets per poll, and the
 ones it left are found by the next poll. Run in a process of its own: eventlet is not
 imported into the test process (it warns on every fork, and the bench tests here fork)."""
 
@@ -23,9 +23,10 @@ sys.path.insert(0, ".")
 import app  # monkey-patches and builds the app, as the server does
 import eventlet
 from eventlet import patcher
+from gobang.transport.tuning import read_a_slice_per_poll
 socket = patcher.original("socket")
 
-app._read_a_slice_per_poll(int(sys.argv[1]))
+read_a_slice_per_poll(int(sys.argv[1]))
 hub = eventlet.hubs.get_hub()
 pairs = [socket.socketpair() for _ in range(10)]
 for _ours, theirs in pairs:

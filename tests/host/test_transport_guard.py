@@ -379,7 +379,8 @@ def test_a_websocket_without_a_frame_reader_spends_a_token_per_message_and_yield
 
 def read_and_freed(frames) -> tuple[list, bool]:
     """What engine.io reads of `frames`, and whether the websocket was freed by reference
-    counting alone once the connection ended: full collections are rare (app.py)."""
+    counting alone once the connection ended: full collections are rare
+    (gobang/transport/memory.py)."""
     gc.disable()
     try:
         guard, ws = guarded(frames)

@@ -12,7 +12,7 @@ from tests.support.live import wait_until
 
 pytestmark = [pytest.mark.live, pytest.mark.serial]
 
-# As many as start the heap's trim (app.py, TRIM_AFTER_CLOSES).
+# As many as start the heap's trim (gobang/transport/memory.py, TRIM_AFTER_CLOSES).
 CROWD = 1_000
 # What stays after 1,000 dropped: 1 MB when a full collection ran before the trim; 12 MB with
 # the trim alone (the collection, a pause for every game, went once closed connections left no

@@ -245,9 +245,10 @@ class MoveWriter:
 
 
 def _atomically(connection: Any, work: Callable[[Any], None]) -> None:
-    """`work(connection)`, through the connection's `atomically` when it has one: app.py's
-    SQLite wrapper (gobang/database.py) then runs the whole transaction in one hop instead of
-    one per DBAPI call, and retries all of it should the database be locked."""
+    """`work(connection)`, through the connection's `atomically` when it has one: the server's
+    SQLite wrapper (gobang/transport/offload.py, installed by gobang/database.py) then runs the
+    whole transaction in one hop instead of one per DBAPI call, and retries all of it should
+    the database be locked."""
     atomically = getattr(connection, "atomically", None)
     if atomically is None:
         work(connection)
