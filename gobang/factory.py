@@ -17,7 +17,7 @@ from gobang.extensions import csrf, db, login_manager, migrate, socketio
 from gobang.settings import load_settings
 
 if TYPE_CHECKING:
-    from gobang.sockets.fanout import FailureCount
+    from gobang.transport.fanout import FailureCount
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(config: type | Mapping[str, Any] | None = None) -> Flask:
     """Build the app. `config` is a settings class (used as is, as tests do), or None or a
     mapping of overrides on top of `config.Config`, instance/config.py and GOBANG_* variables."""
-    from gobang.sockets.sessions import SocketAwareFlask
+    from gobang.transport.sessions import SocketAwareFlask
 
     app = SocketAwareFlask(
         __name__,
@@ -105,7 +105,7 @@ def _init_extensions(app: Flask) -> None:
     init_i18n(app)
 
     from gobang.sockets import register_namespaces
-    from gobang.sockets.sessions import EventSessionInterface
+    from gobang.transport.sessions import EventSessionInterface
 
     app.session_interface = EventSessionInterface()
 
@@ -125,9 +125,9 @@ def _init_extensions(app: Flask) -> None:
         logger=False,
         engineio_logger=False,
     )
-    from gobang.polling_guard import install_polling_guard
-    from gobang.sockets import guard_malformed_packets
-    from gobang.transport_guard import install_transport_guard
+    from gobang.transport.guard import install_transport_guard
+    from gobang.transport.packets import guard_malformed_packets
+    from gobang.transport.polling import install_polling_guard
 
     guard_malformed_packets(socketio.server)
     install_transport_guard(socketio.server, app.config, time.monotonic, socketio.server.sleep)
@@ -139,12 +139,12 @@ def _message_queue(url: str | None, count_failure: FailureCount) -> dict[str, An
     single process says outright that it has no queue manager. The manager counts the emits
     it could not deliver into this app's /metrics."""
     if url:
-        from gobang.sockets.queue import BatchingRedisManager
+        from gobang.transport.queue import BatchingRedisManager
 
         return {"message_queue": url,
                 "client_manager": BatchingRedisManager(url, channel="gobang-socketio",
                                                        count_failure=count_failure)}
-    from gobang.sockets.fanout import PacedEmits
+    from gobang.transport.fanout import PacedEmits
 
     return {"message_queue": None, "client_manager": PacedEmits(count_failure)}
 

@@ -27,6 +27,7 @@ def test_the_project_keeps_its_import_contracts() -> None:
     ("gobang/rules/board.py", "import gobang.services.notices", "Layers"),
     ("gobang/services/play/finisher.py", "import gobang.services.hall.presence", "Play knows"),
     ("gobang/services/cluster/leases.py", "import gobang.services.play.table", "Cluster knows"),
+    ("gobang/sockets/room.py", "import engineio", "Only gobang.transport"),
     ("gobang/services/hall/chat.py", "import flask_socketio", "Services never"),
     ("gobang/models.py", "import gobang.sockets.base", "Layers"),
 ])

@@ -25,7 +25,7 @@ SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.
 KNOWN_REASONS = tuple(Reason)
 # The namespaces with one connection per user in the store (/site allows a connection per tab).
 NAMESPACES = (Namespace.HALL, Namespace.ROOM)
-# Where an emit can fail to reach some of its recipients (gobang/sockets/fanout.py, queue.py):
+# Where an emit can fail to reach some of its recipients (gobang/transport/fanout.py, queue.py):
 # a recipient of a paced broadcast, a crowd's update that died midway, a message not published
 # to the other processes through Redis. Reported from the start, as the reasons are.
 EMIT_FAILURE_PLACES = ("broadcast", "crier", "redis_publish")

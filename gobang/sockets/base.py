@@ -35,8 +35,8 @@ from gobang.services.notices import (
 )
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import LiveStore
-from gobang.sockets.queue import batched
 from gobang.sockets.turnstile import Turnstile
+from gobang.transport.queue import batched
 from gobang.vocabulary import Namespace as Ns
 
 log = logging.getLogger("gobang.sockets")
@@ -72,7 +72,8 @@ class Publisher:
         self.store = store
 
     def __call__(self, notices: Iterable[Notice]) -> None:
-        # Several processes: what goes through Redis goes in one round trip (sockets/queue.py).
+        # Several processes: what goes through Redis goes in one round trip
+        # (gobang/transport/queue.py).
         with batched(socketio.server):
             for notice in notices:
                 self._send(notice)

@@ -12,7 +12,7 @@ from redis.exceptions import RedisError
 from gobang.extensions import db, socketio
 from gobang.services.registry import Services
 from gobang.sockets.base import Publisher
-from gobang.sockets.fanout import PacedEmits
+from gobang.transport.fanout import PacedEmits
 
 log = logging.getLogger("gobang.ticker")
 

@@ -16,7 +16,7 @@ def trim_after_closes(every_seconds: float = 5.0) -> Callable[[], None]:
     C heap, then trims again for a few rounds after. Returns the function that counts a close.
 
     It ran a full collection first while closed connections left reference cycles
-    (sockets/sessions.py, protocol.py's CappedProtocol); with full collections a hundred times
+    (sessions.py, protocol.py's CappedProtocol); with full collections a hundred times
     rarer (calm_garbage_collector) memory grew round after round of them (107 -> 378 MiB).
     Those cycles are gone, and the collection was a pause for every game, 0.6-0.76 s with
     1,000 games on a process (docs/performance.md); bench/attacks.py memory reads 122-135 MB

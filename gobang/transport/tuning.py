@@ -48,11 +48,11 @@ def read_a_slice_per_poll(at_most: int) -> None:
 def unmask_in_one_piece() -> None:
     """eventlet unmasks every frame a client sends one byte at a time in Python (a
     generator, a one-byte `bytes` and a join per byte): about 2 % of the server's CPU per
-    move under load (docs/performance.md). `gobang.frames.unmask` does the same XOR in one
+    move under load (docs/performance.md). `gobang.transport.frames.unmask` does the same XOR in one
     piece."""
     from eventlet.websocket import RFC6455WebSocket
 
-    from gobang.frames import unmask
+    from gobang.transport.frames import unmask
 
     RFC6455WebSocket._apply_mask = staticmethod(unmask)
 

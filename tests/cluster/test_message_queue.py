@@ -7,7 +7,7 @@ import json
 
 import socketio
 
-from gobang.sockets.queue import BatchingRedisManager
+from gobang.transport.queue import BatchingRedisManager
 
 CHANNEL = "gobang-test-queue"
 

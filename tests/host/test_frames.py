@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from gobang.frames import unmask
+from gobang.transport.frames import unmask
 
 MASK = bytes([0x37, 0xFA, 0x21, 0x3D])
 

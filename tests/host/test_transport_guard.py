@@ -9,8 +9,7 @@ import weakref
 
 import pytest
 
-from gobang.polling_guard import SEPARATOR, post_fault
-from gobang.transport_guard import (
+from gobang.transport.guard import (
     FRAMES_PER_TURN,
     FrameBudget,
     FrameErrors,
@@ -18,6 +17,7 @@ from gobang.transport_guard import (
     TransportGuard,
     frame_fault,
 )
+from gobang.transport.polling import SEPARATOR, post_fault
 
 
 class Clock:
@@ -410,7 +410,7 @@ def test_a_connection_whose_read_timed_out_is_freed_without_a_full_collection():
 
 
 
-# --- a long-polling POST's body (gobang/polling_guard.py) ---
+# --- a long-polling POST's body (gobang/transport/polling.py) ---
 
 MESSAGE = '42/room,["place_stone",{}]'
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, request, url_for
 
-from gobang.sockets.sessions import SOCKET_SESSION_KEY
+from gobang.transport.sessions import SOCKET_SESSION_KEY
 
 SOCKET_PATH = "/socket.io/"
 

@@ -11,7 +11,7 @@ from socketio import packet
 
 from gobang.services.metrics import Metrics
 from gobang.services.store import MemoryQueue, MemoryStore
-from gobang.sockets.fanout import SLICE, PacedEmits
+from gobang.transport.fanout import SLICE, PacedEmits
 from tests.support.prometheus import sample
 
 HALL = "/hall"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gobang.extensions import socketio
-from gobang.sockets.fanout import SLICE
+from gobang.transport.fanout import SLICE
 from tests.support.prometheus import sample
 
 FIVE = [(7, 3), (0, 0), (7, 4), (0, 1), (7, 5), (0, 2), (7, 6), (0, 3), (7, 7)]

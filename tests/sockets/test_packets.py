@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from socketio import packet
 
-from gobang.sockets import MalformedPacket, StrictPacket
+from gobang.transport.packets import MalformedPacket, StrictPacket
 
 
 class Tripwire(dict):

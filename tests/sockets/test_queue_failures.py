@@ -10,7 +10,7 @@ import redis
 
 from gobang.services.metrics import Metrics
 from gobang.services.store import MemoryQueue, MemoryStore
-from gobang.sockets.queue import BatchingRedisManager
+from gobang.transport.queue import BatchingRedisManager
 from tests.support.prometheus import sample
 
 

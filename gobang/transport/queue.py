@@ -18,7 +18,7 @@ from typing import Any
 
 import socketio
 
-from gobang.sockets.fanout import FailureCount, PacedEmits, uncounted
+from gobang.transport.fanout import FailureCount, PacedEmits, uncounted
 
 log = logging.getLogger("gobang.sockets")
 
@@ -26,7 +26,7 @@ REDIS_PUBLISH = "redis_publish"
 
 
 class BatchingRedisManager(socketio.RedisManager, PacedEmits):
-    """What the queue delivers here is emitted paced (sockets/fanout.py): by the C3 order,
+    """What the queue delivers here is emitted paced (gobang/transport/fanout.py): by the C3 order,
     the pub/sub manager's local emit is PacedEmits'."""
 
     def __init__(self, url: str, channel: str, write_only: bool = False,

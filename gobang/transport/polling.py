@@ -5,7 +5,7 @@ traceback, answering 200 with the session still open: a body that is not UTF-8
 (UnicodeDecodeError), a frame whose type is not a digit (`int()`'s ValueError), more frames
 than its payload decoder takes (ValueError). A body over the size limit, or holding a noop,
 was refused, but the refusal waited, for good, for the session's send queue to drain. Every
-frame of a POST now passes the websocket's checks (gobang/transport_guard.py: `frame_fault`,
+frame of a POST now passes the websocket's checks (gobang/transport/guard.py: `frame_fault`,
 and the same frame budget, kept per session) before engine.io reads it; a POST that fails
 them is answered 400 and its session closed, with one log line.
 """
@@ -21,7 +21,7 @@ from typing import Any
 
 from engineio.payload import Payload
 
-from gobang.transport_guard import FrameBudget, close_at_once, frame_fault
+from gobang.transport.guard import FrameBudget, close_at_once, frame_fault
 
 log = logging.getLogger("gobang.transport")
 
@@ -57,7 +57,7 @@ class PollingGuard:
     """Wraps one Engine.IO server's `handle_request` (its public WSGI entry point) so that a
     POST to an open long-polling session is checked before engine.io reads it.
 
-    Library internals used, as gobang/transport_guard.py uses them: the server's `sockets`
+    Library internals used, as gobang/transport/guard.py uses them: the server's `sockets`
     table and its Socket's `connected`, `upgraded` and `close(wait=False)`; and engine.io's
     `Payload.max_decode_packets`, the most frames it decodes from one body."""
 
