@@ -36,41 +36,39 @@ class Touch:
         return f"{self.module}.{self.path}"
 
 
-def _eventlet(module: str, path: str, *parameters: str) -> Touch:
-    return Touch("eventlet", "0.41.3", module, path, parameters or None)
+# The versions the patches were written for (requirements.txt pins the same: a test checks).
+PINNED = {"eventlet": "0.41.3", "python-engineio": "4.15.1", "python-socketio": "5.18.1",
+          "Flask-SocketIO": "5.7.0", "Flask": "3.1.3"}
 
 
-def _engineio(module: str, path: str, *parameters: str) -> Touch:
-    return Touch("python-engineio", "4.15.1", module, path, parameters or None)
+def _touch(distribution: str, module: str, path: str, *parameters: str) -> Touch:
+    return Touch(distribution, PINNED[distribution], module, path, parameters or None)
 
 
-def _socketio(module: str, path: str, *parameters: str) -> Touch:
-    return Touch("python-socketio", "5.18.1", module, path, parameters or None)
-
+EVENTLET, ENGINEIO, SOCKETIO = "eventlet", "python-engineio", "python-socketio"
 
 TOUCHES: tuple[Touch, ...] = (
-    _eventlet("eventlet.websocket", "RFC6455WebSocket._apply_mask",
-              "data", "mask", "length", "offset"),
-    _eventlet("eventlet.websocket", "RFC6455WebSocket._recv_frame", "self", "message"),
-    _eventlet("eventlet.websocket", "RFC6455WebSocket._handle_control_frame",
-              "self", "opcode", "data"),
-    _eventlet("eventlet.hubs.epolls", "Hub.do_poll"),
-    _eventlet("eventlet.wsgi", "HttpProtocol._read_request_line", "self"),
-    _eventlet("eventlet.wsgi", "HttpProtocol.rbufsize"),
-    _eventlet("eventlet.wsgi", "HttpProtocol.wbufsize"),
-    _eventlet("eventlet.tpool", "Proxy"),
-    _engineio("engineio.socket", "Socket.schedule_ping", "self"),
-    _engineio("engineio.socket", "Socket.close", "self", "wait", "abort", "reason"),
-    _engineio("engineio.async_drivers.eventlet", "WebSocketWSGI._negotiate_permessage_deflate",
-              "self", "extensions"),
-    _engineio("engineio.payload", "Payload.max_decode_packets"),
-    _socketio("socketio.server", "Server._handle_eio_message", "self", "eio_sid", "data"),
-    _socketio("socketio.server", "Server._send_eio_packet", "self", "eio_sid", "eio_pkt"),
-    _socketio("socketio.redis_manager", "RedisManager._publish", "self", "data"),
-    _socketio("socketio.redis_manager", "RedisManager._redis_connect", "self"),
-    Touch("Flask-SocketIO", "5.7.0", "flask_socketio", "Namespace._set_socketio",
-          ("self", "socketio")),
-    Touch("Flask", "3.1.3", "flask.ctx", "RequestContext"),
+    _touch(EVENTLET, "eventlet.websocket", "RFC6455WebSocket._apply_mask",
+           "data", "mask", "length", "offset"),
+    _touch(EVENTLET, "eventlet.websocket", "RFC6455WebSocket._recv_frame", "self", "message"),
+    _touch(EVENTLET, "eventlet.websocket", "RFC6455WebSocket._handle_control_frame",
+           "self", "opcode", "data"),
+    _touch(EVENTLET, "eventlet.hubs.epolls", "Hub.do_poll"),
+    _touch(EVENTLET, "eventlet.wsgi", "HttpProtocol._read_request_line", "self"),
+    _touch(EVENTLET, "eventlet.wsgi", "HttpProtocol.rbufsize"),
+    _touch(EVENTLET, "eventlet.wsgi", "HttpProtocol.wbufsize"),
+    _touch(EVENTLET, "eventlet.tpool", "Proxy"),
+    _touch(ENGINEIO, "engineio.socket", "Socket.schedule_ping", "self"),
+    _touch(ENGINEIO, "engineio.socket", "Socket.close", "self", "wait", "abort", "reason"),
+    _touch(ENGINEIO, "engineio.async_drivers.eventlet",
+           "WebSocketWSGI._negotiate_permessage_deflate", "self", "extensions"),
+    _touch(ENGINEIO, "engineio.payload", "Payload.max_decode_packets"),
+    _touch(SOCKETIO, "socketio.server", "Server._handle_eio_message", "self", "eio_sid", "data"),
+    _touch(SOCKETIO, "socketio.server", "Server._send_eio_packet", "self", "eio_sid", "eio_pkt"),
+    _touch(SOCKETIO, "socketio.redis_manager", "RedisManager._publish", "self", "data"),
+    _touch(SOCKETIO, "socketio.redis_manager", "RedisManager._redis_connect", "self"),
+    _touch("Flask-SocketIO", "flask_socketio", "Namespace._set_socketio", "self", "socketio"),
+    _touch("Flask", "flask.ctx", "RequestContext"),
 )
 
 

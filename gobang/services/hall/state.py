@@ -65,11 +65,10 @@ class LiveGames(Protocol):
     def summaries(self) -> list[dict[str, Any]]: ...
 
 
-class GameList(Protocol):
+class GameList(LiveGames, Protocol):
     """The live games the hall lists (LiveGame summaries), whichever process holds them."""
 
     def publish(self) -> None: ...
-    def summaries(self) -> list[dict[str, Any]]: ...
 
 
 class ViewRecord(Protocol):
