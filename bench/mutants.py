@@ -120,13 +120,11 @@ MUTANTS: tuple[Mutant, ...] = (
            "        self.table.get(live.game_id)\n",
            "A finished game is never dropped from the games in play.",
            (PLAY,)),
-    Mutant("play-resign-without-lock", "gobang/services/play/finisher.py",
-           "        with live.lock:\n            if live.status == Status.FINISHED:\n"
-           "                raise ActionError(\"game_over\"",
-           "        if live.lock:\n            if live.status == Status.FINISHED:\n"
-           "                raise ActionError(\"game_over\"",
-           "A resignation does not take the game's lock, so it can end a game while a move "
-           "of it is being written.",
+    Mutant("play-acting-without-lock", "gobang/services/play/table.py",
+           "        with live.lock:\n            check(live, color)\n",
+           "        if live.lock:\n            check(live, color)\n",
+           "A player's action does not take the game's lock, so a resignation can end a game "
+           "while a move of it is being written.",
            (PLAY, ROOM), pattern=IN_FLIGHT),
     Mutant("play-draw-answered-by-offerer", "gobang/services/play/draws.py",
            "            if live.draw_offer != opponent(color):",

@@ -43,3 +43,25 @@ def users(env: Services):
 
 def events(notices) -> list[str]:
     return [notice.event for notice in notices]
+
+
+FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
+
+
+@pytest.fixture
+def started(env, users):
+    """A game between black and white, both seated."""
+    black, white = users("black_bo", "white_wu")
+    live, _ = env.play.factory.create(black, white, "freestyle")
+    env.play.seating.join(live.game_id, black.id, "sid-b")
+    notices = env.play.seating.join(live.game_id, white.id, "sid-w")
+    assert "game_ready" in events(notices)
+    return live, black, white
+
+
+def play(env, live, black, white, moves):
+    notices = []
+    for number, (row, col) in enumerate(moves):
+        player = black if number % 2 == 0 else white
+        notices = env.play.moves.place_stone(live.game_id, player.id, row, col)
+    return notices

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext
@@ -19,11 +21,36 @@ def require_playing(live: LiveGame) -> None:
         raise ActionError("conflict", gettext("The game has not started."))
 
 
-def require_pace(limiter: RateLimiter, user_id: int) -> None:
-    """Asking the opponent something (a draw, a take-back, a pause) pushes a prompt to them:
-    a player may not do it without end."""
-    if not limiter.hit(user_id):
-        raise ActionError("rate_limited", gettext("You are asking too often; wait a moment."))
+# What an action requires of its game's state, checked under the game's lock: it refuses
+# (ActionError) or returns. Given the game and the acting player's colour.
+Check = Callable[[LiveGame, str], None]
+
+
+def in_play(live: LiveGame, _color: str) -> None:
+    require_playing(live)
+
+
+def not_over(live: LiveGame, _color: str) -> None:
+    if live.status == Status.FINISHED:
+        raise ActionError("game_over", gettext("The game is over."))
+
+
+def asking_too_often() -> str:
+    return gettext("You are asking too often; wait a moment.")
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How often a player may do something. Asking the opponent something (a draw, a
+    take-back, a pause) pushes a prompt to them: a player may not do it without end."""
+
+    limiter: RateLimiter
+    # The refusal's text, translated when it is said (the request's language).
+    refusal: Callable[[], str] = asking_too_often
+
+    def check(self, user_id: int) -> None:
+        if not self.limiter.hit(user_id):
+            raise ActionError("rate_limited", self.refusal())
 
 
 def require_answer(value: Any) -> bool:

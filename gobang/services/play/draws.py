@@ -7,12 +7,7 @@ from typing import Any
 from flask_babel import gettext
 
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import (
-    require_answer,
-    require_pace,
-    require_person_opponent,
-    require_playing,
-)
+from gobang.services.play.checks import Pace, require_answer, require_person_opponent
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import room_notice
 from gobang.services.play.results import Ending
@@ -25,14 +20,11 @@ class Draws:
     def __init__(self, table: GameTable, finisher: Finisher, limiter: RateLimiter) -> None:
         self.table = table
         self.finisher = finisher
-        self.limiter = limiter
+        self.pace = Pace(limiter)
 
     def offer(self, game_id: int, user_id: int) -> list[Notice]:
         """Offering while the opponent's offer is open accepts it."""
-        live, color = self.table.player_game(game_id, user_id)
-        require_pace(self.limiter, user_id)
-        with live.lock:
-            require_playing(live)
+        with self.table.acting(game_id, user_id, self.pace) as (live, color):
             require_person_opponent(live, gettext("The computer does not accept draws."))
             if live.draw_offer == color:
                 raise ActionError("conflict", gettext("You have already offered a draw."))
@@ -43,9 +35,7 @@ class Draws:
 
     def answer(self, game_id: int, user_id: int, accept: Any) -> list[Notice]:
         accept = require_answer(accept)
-        live, color = self.table.player_game(game_id, user_id)
-        with live.lock:
-            require_playing(live)
+        with self.table.acting(game_id, user_id) as (live, color):
             if live.draw_offer != opponent(color):
                 raise ActionError("conflict", gettext("There is no draw offer to answer."))
             if accept:

@@ -13,6 +13,7 @@ from gobang.services.clock import Clock
 from gobang.services.events import Bus, GameEnded
 from gobang.services.metrics import Metrics
 from gobang.services.notices import ActionError, Notice
+from gobang.services.play.checks import not_over
 from gobang.services.play.live import LiveGame, room_notice
 from gobang.services.play.results import Ending, save_result
 from gobang.services.play.table import GameTable
@@ -59,10 +60,7 @@ class Finisher:
                                                   (live.black.player(), live.white.player())))]
 
     def resign(self, game_id: int, user_id: int) -> list[Notice]:
-        live, color = self.table.player_game(game_id, user_id)
-        with live.lock:
-            if live.status == Status.FINISHED:
-                raise ActionError("game_over", gettext("The game is over."))
+        with self.table.acting(game_id, user_id, check=not_over) as (live, color):
             return self.finish(live, Ending(opponent(color), Reason.RESIGN))
 
     def abort(self, game_id: int) -> list[Notice]:

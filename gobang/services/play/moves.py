@@ -14,8 +14,9 @@ from gobang.rules import IllegalMove, Outcome
 from gobang.services.clock import Clock
 from gobang.services.metrics import Metrics
 from gobang.services.notices import ActionError, Notice
+from gobang.services.play.checks import Pace
 from gobang.services.play.finisher import Finisher
-from gobang.services.play.live import LiveGame, room_notice
+from gobang.services.play.live import LiveGame, numbered_notice, room_notice
 from gobang.services.play.move_writer import MoveWriter
 from gobang.services.play.results import Ending
 from gobang.services.play.table import GameTable
@@ -30,33 +31,35 @@ class Moves:
                  writer: MoveWriter, finisher: Finisher, metrics: Metrics) -> None:
         self.table = table
         self.clock = clock
-        self.limiter = limiter
+        self.pace = Pace(limiter, too_many_moves)
         self.writer = writer
         self.finisher = finisher
         self.metrics = metrics
 
     def place_stone(self, game_id: int, user_id: int, row: Any, col: Any) -> list[Notice]:
-        if not self.limiter.hit(user_id):
-            raise ActionError("rate_limited", gettext("Too many moves at once; slow down."))
-        live, color = self.table.player_game(game_id, user_id)
-        return self.play(live, color, row, col)
+        with self.table.acting(game_id, user_id, self.pace, _check_can_move) as (live, color):
+            return self._place(live, color, row, col)
 
     def play(self, live: LiveGame, color: str, row: Any, col: Any) -> list[Notice]:
-        """The move of `color` in `live`, whoever chose it (a player, or the computer)."""
+        """The computer's move of `color` in `live`, under the same lock and checks as a
+        player's."""
         with live.lock:
             _check_can_move(live, color)
-            now = self.clock()
-            flagged = live.clocks.flagged(now) if live.clocks else None
-            if flagged:
-                error = ActionError("game_over", gettext("Your time ran out."))
-                error.notices = self.finisher.finish(
-                    live, Ending(opponent(flagged), Reason.TIMEOUT))
-                raise error
-            try:
-                outcome = live.rules.place(row, col, color)
-            except IllegalMove as exc:
-                raise ActionError(exc.code, _move_message(exc)) from exc
-            return self._after_move(live, color, row, col, outcome, now)
+            return self._place(live, color, row, col)
+
+    def _place(self, live: LiveGame, color: str, row: Any, col: Any) -> list[Notice]:
+        """The move, checked as the referee would: the caller holds the game's lock."""
+        now = self.clock()
+        flagged = live.clocks.flagged(now) if live.clocks else None
+        if flagged:
+            error = ActionError("game_over", gettext("Your time ran out."))
+            error.notices = self.finisher.finish(live, Ending(opponent(flagged), Reason.TIMEOUT))
+            raise error
+        try:
+            outcome = live.rules.place(row, col, color)
+        except IllegalMove as exc:
+            raise ActionError(exc.code, _move_message(exc)) from exc
+        return self._after_move(live, color, row, col, outcome, now)
 
     def _after_move(self, live: LiveGame, color: str, row: int, col: int,
                     outcome: Outcome | None, now: float) -> list[Notice]:
@@ -79,16 +82,18 @@ class Moves:
         ), *ended]
 
     def repeat_last(self, live: LiveGame) -> Notice | None:
-        """The game's last `stone_placed` again. A page that has it sees a move it already
-        has and asks for the whole state; a page that missed it (an emit lost while Redis
-        was down) takes it: either way no page stays on a stale board."""
+        """The game's last `stone_placed` again, numbered as the game's last event (`v`, not
+        counted up). A page that has every event ignores it; a page that missed the move (an
+        emit lost while Redis was down) takes it; a page that missed anything else sees a gap
+        or a move it has, and asks for the whole state: no page stays on a stale board."""
         with live.lock:
             if not live.rules.moves or live.status != Status.PLAYING:
                 return None
             number = len(live.rules.moves)
             row, col = live.rules.moves[-1]
-            return room_notice(
-                "stone_placed", live, row=row, col=col, color=RulesGame.color_of_move(number - 1),
+            return numbered_notice(
+                "stone_placed", live, live.version, row=row, col=col,
+                color=RulesGame.color_of_move(number - 1),
                 move=number, to_move=live.rules.to_move, clocks=self.table.clocks(live),
                 abort_seconds=live.abort_left(self.clock()))
 
@@ -124,6 +129,10 @@ class Moves:
             raise ActionError("game_over", gettext("The game is over."))
         self.metrics.move_saved(time.perf_counter() - started)
         return ended
+
+
+def too_many_moves() -> str:
+    return gettext("Too many moves at once; slow down.")
 
 
 def _check_can_move(live: LiveGame, color: str) -> None:

@@ -8,12 +8,7 @@ from flask_babel import gettext
 
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import (
-    require_answer,
-    require_pace,
-    require_person_opponent,
-    require_playing,
-)
+from gobang.services.play.checks import Pace, require_answer, require_person_opponent
 from gobang.services.play.live import room_notice
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
@@ -24,13 +19,10 @@ class Pauses:
     def __init__(self, table: GameTable, clock: Clock, limiter: RateLimiter) -> None:
         self.table = table
         self.clock = clock
-        self.limiter = limiter
+        self.pace = Pace(limiter)
 
     def request(self, game_id: int, user_id: int) -> list[Notice]:
-        live, color = self.table.player_game(game_id, user_id)
-        require_pace(self.limiter, user_id)
-        with live.lock:
-            require_playing(live)
+        with self.table.acting(game_id, user_id, self.pace) as (live, color):
             require_person_opponent(live, gettext("A game against the computer is not paused."))
             if live.paused:
                 raise ActionError("conflict", gettext("The game is already paused."))
@@ -41,9 +33,7 @@ class Pauses:
 
     def answer(self, game_id: int, user_id: int, accept: Any) -> list[Notice]:
         accept = require_answer(accept)
-        live, color = self.table.player_game(game_id, user_id)
-        with live.lock:
-            require_playing(live)
+        with self.table.acting(game_id, user_id) as (live, color):
             if live.pause_request != opponent(color):
                 raise ActionError("conflict", gettext("There is no pause request to answer."))
             live.pause_request = None
@@ -57,9 +47,7 @@ class Pauses:
             return [room_notice("paused", live, clocks=self.table.clocks(live))]
 
     def resume(self, game_id: int, user_id: int) -> list[Notice]:
-        live, color = self.table.player_game(game_id, user_id)
-        with live.lock:
-            require_playing(live)
+        with self.table.acting(game_id, user_id) as (live, color):
             if not live.paused:
                 raise ActionError("conflict", gettext("The game is not paused."))
             live.resume_votes.add(color)

@@ -3,8 +3,9 @@ game and colour, or a user's current game; add and drop games."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NamedTuple
 
 from flask_babel import gettext
 from sqlalchemy import or_, select
@@ -15,6 +16,7 @@ from gobang.services.clock import Clock
 from gobang.services.cluster.directory import Directory
 from gobang.services.cluster.leases import Leases
 from gobang.services.notices import ActionError
+from gobang.services.play.checks import Check, Pace, in_play
 from gobang.services.play.live import LiveGame
 from gobang.services.store import LiveStore, Reservations
 from gobang.vocabulary import Status
@@ -27,6 +29,13 @@ def game_lease(game_id: int) -> str:
 # The holder of a new game's lease until a process takes it (several processes: gobang/
 # services/play/homes.py, `hand_out`); no process is ever named so.
 HANDED_OUT = "(handed out)"
+
+
+class Acting(NamedTuple):
+    """A player acting on their game, inside `GameTable.acting`."""
+
+    live: LiveGame
+    color: str
 
 
 class GameTable:
@@ -130,6 +139,22 @@ class GameTable:
         if color is None:
             raise ActionError("not_in_game", gettext("You are not a player in this game."))
         return live, color
+
+    @contextmanager
+    def acting(self, game_id: int, user_id: int, pace: Pace | None = None,
+               check: Check = in_play) -> Iterator[Acting]:
+        """How every player's action on a game begins: the game and the player's colour
+        found (or refused: `not_found`, `moved`, `game_over`, `not_in_game`), the player's
+        pace checked, then the game's lock held while `check` refuses what the game's state
+        does not allow and the action runs. Actions on one game so happen one at a time, each
+        on the state the one before left, and the events they make are numbered in that
+        order (live.room_notice)."""
+        live, color = self.player_game(game_id, user_id)
+        if pace is not None:
+            pace.check(user_id)
+        with live.lock:
+            check(live, color)
+            yield Acting(live, color)
 
     def check_not_elsewhere(self, game_id: int) -> None:
         """Refuses with `moved` a game another live process plays."""

@@ -12,7 +12,7 @@ from gobang.extensions import db
 from gobang.models import Game, Move
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import require_answer, require_pace, require_playing
+from gobang.services.play.checks import Pace, require_answer
 from gobang.services.play.live import Clocks, LiveGame, room_notice
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
@@ -25,13 +25,10 @@ class TakeBacks:
         self.table = table
         self.clock = clock
         self.max_per_player = max_per_player
-        self.limiter = limiter
+        self.pace = Pace(limiter)
 
     def request(self, game_id: int, user_id: int) -> list[Notice]:
-        live, color = self.table.player_game(game_id, user_id)
-        require_pace(self.limiter, user_id)
-        with live.lock:
-            require_playing(live)
+        with self.table.acting(game_id, user_id, self.pace) as (live, color):
             if live.undo_request is not None:
                 raise ActionError("conflict", gettext("A take-back is already asked for."))
             if moves_to_take_back(live, color) == 0:
@@ -47,9 +44,7 @@ class TakeBacks:
 
     def answer(self, game_id: int, user_id: int, accept: Any) -> list[Notice]:
         accept = require_answer(accept)
-        live, color = self.table.player_game(game_id, user_id)
-        with live.lock:
-            require_playing(live)
+        with self.table.acting(game_id, user_id) as (live, color):
             requester = live.undo_request
             if requester != opponent(color):
                 raise ActionError("conflict", gettext("There is no take-back request to answer."))
