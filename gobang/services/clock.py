@@ -10,3 +10,8 @@ Clock = Callable[[], float]
 
 def monotonic() -> float:
     return time.monotonic()
+
+
+def wall() -> float:
+    """Seconds since the epoch: for what must agree between processes, unlike monotonic()."""
+    return time.time()

@@ -21,7 +21,7 @@ from gobang.extensions import db
 from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
-from gobang.services.clock import Clock, monotonic
+from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
 from gobang.services.cluster.hall_state import redis_hall_state
 from gobang.services.cluster.leader import Leadership
@@ -272,11 +272,11 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
     table = GameTable(stores.live, clock, leases, directory, stores.reservations)
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
-    factory = GameFactory(
-        table, clock, pools.default, finisher, cfg["ABORT_SECONDS"])
+    factory = GameFactory(table, clock, pools.default, finisher, cfg["ABORT_SECONDS"],
+                          wall=cfg.get("WALL_CLOCK") or wall)
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
-                                        cfg["CHAT_WINDOW_SECONDS"]))
+                                        cfg["CHAT_WINDOW_SECONDS"]), table)
     rematches = Rematches(table, factory, maintenance, computer_capacity)
     moves = Moves(table, clock, limiter(cfg["MOVES_PER_SECOND"], 1),
                   MoveWriter(lambda: db.engine), finisher, metrics)

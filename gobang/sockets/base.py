@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import traceback
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from flask import request, session
@@ -40,6 +42,7 @@ from gobang.transport.queue import batched
 from gobang.vocabulary import Namespace as Ns
 
 log = logging.getLogger("gobang.sockets")
+GOBANG_ROOT = Path(__file__).resolve().parents[1]
 HALL_NS = Ns.HALL
 ROOM_NS = Ns.ROOM
 SITE_NS = Ns.SITE
@@ -207,7 +210,8 @@ class SessionNamespace(Namespace):
             # page, and a lost disconnect leaves an entry that a newer connection replaces.
             # (The event's app context, and its session, already ended, rolled back.)
             log.warning("store unreachable", extra={"fields": {
-                "event": event, "error": type(error).__name__}})
+                "event": event, "error": type(error).__name__,
+                "detail": str(error)[:120], "at": where_raised(error)}})
             if event == "connect":
                 raise Refused("unavailable") from None  # pages retry this one
             return None
@@ -250,3 +254,15 @@ class SessionNamespace(Namespace):
 
     def forget(self) -> int | None:
         return self._users.pop(request.sid, None)
+
+
+def where_raised(error: BaseException) -> str:
+    """The last line of Gobang's own code that the error passed through (`services/hall/
+    presence.py:120`): which of the server's calls to a store failed, for a host reading the
+    log (the error's own text names the library's frame, not ours)."""
+    found = ""
+    for frame in traceback.extract_tb(error.__traceback__):
+        path = Path(frame.filename)
+        if path.is_relative_to(GOBANG_ROOT):
+            found = f"{path.relative_to(GOBANG_ROOT)}:{frame.lineno}"
+    return found

@@ -2,7 +2,8 @@
  * Room page: wires the /room namespace to the board and the side panel. This is the one place
  * the room's pieces (room/*.js) are put together, so who talks to whom reads on one screen.
  * The server is the referee: nothing is drawn until the server says it happened (stone_placed,
- * undone, game_over), and the whole state is fetched again with join_game on every (re)connect.
+ * undone, game_over), and the whole state is fetched again with join_game on every (re)connect
+ * and whenever the events' numbers show a gap (room/order.js).
  */
 
 import {t} from "./i18n.js";
@@ -16,6 +17,7 @@ import {ForbiddenHints} from "./room/hints.js";
 import {LeaveGuard} from "./room/leave.js";
 import {MoveList} from "./room/move_list.js";
 import {Offers} from "./room/offers.js";
+import {EventOrder} from "./room/order.js";
 import {Panel} from "./room/panel.js";
 import {PauseVotes} from "./room/pause.js";
 import {StoneSound} from "./room/sound.js";
@@ -88,6 +90,9 @@ function startRoom(root) {
     hints.update();
   }
 
+  const order = new EventOrder(join);
+  const events = order.listenerOn(socket);
+
   function join() {
     session.emitWithAck("join_game", {game_id: gameId}, (err, ack) => {
       if (!err && ack && ack.ok) {
@@ -111,6 +116,7 @@ function startRoom(root) {
   }
 
   function applyState(state) {
+    order.reset(state.v);
     game.apply(state);
     clocks.set(state.clocks);
     controller.showPosition(state.result ? state.result.line : null);
@@ -169,15 +175,15 @@ function startRoom(root) {
     refresh();
   }
 
-  socket.on("game_ready", onGameReady);
-  socket.on("stone_placed", onStonePlaced);
-  socket.on("game_over", onGameOver);
-  socket.on("undone", onUndone);
-  socket.on("chat", (data) => chat.receive(data));
-  socket.on("spectators", (data) => showSpectators(data.count));
-  away.listen(socket);
-  offers.listen(socket);
-  pause.listen(socket);
+  events.on("game_ready", onGameReady);
+  events.on("stone_placed", onStonePlaced);
+  events.on("game_over", onGameOver);
+  events.on("undone", onUndone);
+  events.on("chat", (data) => chat.receive(data));
+  events.on("spectators", (data) => showSpectators(data.count));
+  away.listen(events);
+  offers.listen(events);
+  pause.listen(events);
   offers.bindButtons();
   pause.bindButtons();
   clocks.tick();

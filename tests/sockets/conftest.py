@@ -73,15 +73,29 @@ class Player:
         return packets
 
     def received(self, namespace: str, name: str | None = None) -> list[dict]:
+        """The payloads of the events received since the last look, without the room
+        events' number `v` (test_room_versions.py is about that)."""
+        return [_unnumbered(payload) for payload in self.numbered(namespace, name)]
+
+    def numbered(self, namespace: str, name: str | None = None) -> list[dict]:
         return [e["args"][0] if e["args"] else {} for e in self._inbox(namespace)
                 if name is None or e["name"] == name]
 
     def events(self, namespace: str) -> list[tuple[str, Any]]:
+        return [(name, _unnumbered(payload)) for name, payload in self.numbered_events(namespace)]
+
+    def numbered_events(self, namespace: str) -> list[tuple[str, Any]]:
         return [(e["name"], e["args"][0] if e["args"] else None) for e in self._inbox(namespace)]
 
     @property
     def id(self) -> int:
         return self.http.get("/api/me").get_json()["id"]
+
+
+def _unnumbered(payload: Any) -> Any:
+    if not isinstance(payload, dict):
+        return payload
+    return {key: value for key, value in payload.items() if key != "v"}
 
 
 @pytest.fixture

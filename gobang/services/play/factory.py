@@ -18,7 +18,7 @@ from gobang.rules import Game as RulesGame
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.finisher import Finisher
-from gobang.services.play.live import Clocks, LiveGame, Seat
+from gobang.services.play.live import Clocks, LiveGame, Seat, first_version
 from gobang.services.play.results import Ending, save_result
 from gobang.services.play.table import GameTable
 from gobang.services.pools import OMITTED, Omitted, TimeControl
@@ -44,8 +44,9 @@ Made = tuple[LiveGame, list[Notice]] | ActionError
 
 class GameFactory:
     def __init__(self, table: GameTable, clock: Clock, default_clock: TimeControl,
-                 finisher: Finisher, abort_seconds: float) -> None:
+                 finisher: Finisher, abort_seconds: float, wall: Clock) -> None:
         self.table = table
+        self.wall = wall
         self.abort_seconds = abort_seconds
         self.clock = clock
         self.default_clock = default_clock
@@ -129,6 +130,7 @@ class GameFactory:
             white=_seat(game.white), rules=RulesGame(game.ruleset),
             clocks=_clocks(chosen), time_control=chosen,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
+            version=first_version(self.wall()),
         )
 
     def _started(self, live: LiveGame) -> tuple[LiveGame, list[Notice]]:
@@ -158,7 +160,7 @@ class GameFactory:
     def _bring_back(self, row: Game, last_alive: datetime | None) -> LiveGame:
         """A game whose last saved move had already ended it (the server stopped between
         saving that move and saving the result) is finished now."""
-        live = _from_row(row, self.clock(), last_alive)
+        live = _from_row(row, self.clock(), last_alive, first_version(self.wall()))
         live.abort_seconds = self.abort_seconds
         self.table.add(live)
         outcome = live.rules.outcome
@@ -224,7 +226,7 @@ def _clocks(time_control: TimeControl) -> Clocks | None:
     return Clocks(initial, initial, increment)
 
 
-def _from_row(row: Game, now: float, last_alive: datetime | None) -> LiveGame:
+def _from_row(row: Game, now: float, last_alive: datetime | None, version: int) -> LiveGame:
     rules = RulesGame.replay([(m.row, m.col) for m in row.moves], row.ruleset)
     clocks = None
     if row.black_ms is not None and row.white_ms is not None:
@@ -235,7 +237,7 @@ def _from_row(row: Game, now: float, last_alive: datetime | None) -> LiveGame:
         game_id=row.id, ruleset=row.ruleset,
         black=_seat(row.black), white=_seat(row.white),
         rules=rules, clocks=clocks, time_control=row.time_control(), created_at=now,
-        status=row.status,
+        status=row.status, version=version,
     )
     if row.status == Status.PLAYING:
         # Both players must come back (the computer is always back); each gets the grace

@@ -106,6 +106,10 @@ class LiveGame:
     # Whose clock was running when the game was paused, to restart it on resume.
     pause_running: str | None = None
     result: dict[str, Any] | None = None
+    # The number of the game's last room event (`v`, docs/protocol.md): room_notice counts
+    # it up. A game loaded from the database starts above any number it had before
+    # (first_version), so that a client can tell that it missed events across a restart.
+    version: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def __post_init__(self) -> None:
@@ -182,9 +186,25 @@ class LiveGame:
             "resume_votes": sorted(self.resume_votes),
             "spectators": len(self.spectators),
             "abort_seconds": self.abort_left(now),
+            "v": self.version,
         }
 
 
 def room_notice(name: str, live: LiveGame, **payload: Any) -> Notice:
-    """An event for everyone in the game's room."""
-    return Notice(name, {"game_id": live.game_id, **payload}, GAME, live.game_id)
+    """An event for everyone in the game's room, numbered one after the game's previous
+    event. The caller holds the game's lock (GameTable.acting), so that numbers follow the
+    order in which the game's state changed."""
+    live.version += 1
+    return numbered_notice(name, live, live.version, **payload)
+
+
+def numbered_notice(name: str, live: LiveGame, version: int, **payload: Any) -> Notice:
+    return Notice(name, {"game_id": live.game_id, "v": version, **payload}, GAME, live.game_id)
+
+
+def first_version(wall_seconds: float) -> int:
+    """The number a game's events start from when it is loaded (made, restored, or taken
+    over from another process): the wall clock in milliseconds. The game's events before
+    were numbered from an earlier load and are fewer than a thousand a second, so the
+    numbers go on rising across processes whose clocks agree within a lease (seconds)."""
+    return int(wall_seconds * 1000)

@@ -9,6 +9,8 @@ from flask_babel import gettext
 from gobang.extensions import db
 from gobang.models import Game, User
 from gobang.services.notices import GAME, ActionError, Notice
+from gobang.services.play.live import room_notice
+from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.store import Recent
 from gobang.services.text import check_rate, clean_text, timestamp
@@ -36,8 +38,9 @@ class Attendance:
 
 
 class RoomChat:
-    def __init__(self, attendance: Attendance, limiter: RateLimiter) -> None:
+    def __init__(self, attendance: Attendance, limiter: RateLimiter, table: GameTable) -> None:
         self.attendance = attendance
+        self.table = table
         self.limiter = limiter
         self._logs: Recent[int, list[dict[str, Any]]] = Recent(RECENT_GAMES_KEPT)
 
@@ -50,7 +53,16 @@ class RoomChat:
         log = self._logs.setdefault(game_id, [])
         log.append(message)
         del log[:-CHAT_KEPT]
-        return [Notice("chat", message, GAME, game_id)]
+        return [self._notice(game_id, message)]
+
+    def _notice(self, game_id: int, message: dict[str, Any]) -> Notice:
+        """Numbered as the game's other events while it is played here; after the end (or
+        on a process that does not play it) a chat line is not one of the game's events."""
+        live = self.table.get(game_id)
+        if live is None:
+            return Notice("chat", message, GAME, game_id)
+        with live.lock:
+            return room_notice("chat", live, **message)
 
     def history(self, game_id: int) -> list[dict[str, Any]]:
         return list(self._logs.get(game_id, []))

@@ -17,9 +17,9 @@ export class AwayNotice {
     this.timer = null;
   }
 
-  listen(socket) {
-    socket.on("opponent_left", (data) => this.left(data));
-    socket.on("opponent_back", (data) => { if (data.color !== this.game.you) this.hide(); });
+  listen(events) {
+    events.on("opponent_left", (data) => this.left(data));
+    events.on("opponent_back", (data) => { if (data.color !== this.game.you) this.hide(); });
   }
 
   left(data) {

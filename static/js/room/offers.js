@@ -43,14 +43,14 @@ export class Offers {
     $("rematch-button").addEventListener("click", () => this.rematch());
   }
 
-  listen(socket) {
+  listen(events) {
     for (const [kind, offer] of Object.entries(OFFERS)) {
-      socket.on(offer.offeredEvent, (data) => this.offered(kind, data));
-      socket.on(offer.declinedEvent, () => this.declined(kind));
+      events.on(offer.offeredEvent, (data) => this.offered(kind, data));
+      events.on(offer.declinedEvent, () => this.declined(kind));
     }
-    socket.on("rematch_offered", (data) => this.rematchOffered(data));
+    events.on("rematch_offered", (data) => this.rematchOffered(data));
     // Spectators follow the players to the new game too.
-    socket.on("rematch_ready", (data) => this.leave(`/game/${data.game_id}`));
+    events.on("rematch_ready", (data) => this.leave(`/game/${data.game_id}`));
   }
 
   make(kind) {

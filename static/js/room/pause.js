@@ -22,12 +22,12 @@ export class PauseVotes {
     $("pause-decline").addEventListener("click", () => this.send("answer_pause", {accept: false}));
   }
 
-  listen(socket) {
-    socket.on("pause_requested", (data) => this.requested(data));
-    socket.on("pause_declined", () => this.declined());
-    socket.on("paused", (data) => this.paused(data));
-    socket.on("resume_requested", (data) => this.resumeRequested(data));
-    socket.on("resumed", (data) => this.resumed(data));
+  listen(events) {
+    events.on("pause_requested", (data) => this.requested(data));
+    events.on("pause_declined", () => this.declined());
+    events.on("paused", (data) => this.paused(data));
+    events.on("resume_requested", (data) => this.resumeRequested(data));
+    events.on("resumed", (data) => this.resumed(data));
   }
 
   /** The one pause button asks for a pause, or votes to resume a paused game. */
