@@ -235,33 +235,32 @@ class Cluster:
             # run. A moment later (systemd's RestartSec) an end is known to be its own.
             if self.stopping.wait(RESTART_SECONDS):
                 return
-            say(f"cluster: {name} exited ({code}); restarting")
-            while not self.start_again(name):
-                if self.stopping.wait(RESTART_SECONDS):
+            why: str | None = f"{name} exited ({code})"
+            while self.may_start(name):
+                say(f"cluster: {why}; restarting")
+                why = self.start_again(name)
+                if why is None or self.stopping.wait(RESTART_SECONDS):
                     return
+            self.given_up.add(name)
+            say(f"cluster: {why}, after {START_LIMIT_BURST} restarts within "
+                f"{START_LIMIT_SECONDS:g} s; not restarting it again (the rest goes on "
+                "serving; Ctrl-C stops it)")
         finally:
             self.restarting.pop(name, None)
 
-    def start_again(self, name: str) -> bool:
-        """One attempt; whether it is over (back, given up on, or stopped)."""
-        if not self.may_start(name):
-            self.given_up.add(name)
-            say(f"cluster: {name} was restarted {START_LIMIT_BURST} times within "
-                f"{START_LIMIT_SECONDS:g} s; not restarting it again (the rest goes on serving; "
-                "Ctrl-C stops it)")
-            return True
+    def start_again(self, name: str) -> str | None:
+        """One attempt: None once it serves (or Ctrl-C came), else what went wrong."""
         unit = self.units[name]
         self.end(self.children[name], unit)  # nginx's orphaned workers, if any
         try:
             self.start(unit)
         except Interrupted:
-            return True
+            return None
         except RuntimeError as problem:
-            say(f"cluster: {problem}; restarting")
             self.end(self.children[name], unit)  # it may hang, not answering
-            return False
+            return str(problem)
         say(f"cluster: {name} is back on {unit.address}")
-        return True
+        return None
 
     def may_start(self, name: str) -> bool:
         """systemd's StartLimitBurst: at most START_LIMIT_BURST restarts within
