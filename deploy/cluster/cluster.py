@@ -11,9 +11,10 @@ production locations (deploy/nginx/gobang-proxy.conf, gobang-process.conf): `/` 
 
 Supervises them as deploy/gobang@.service has systemd do: a process (or nginx) that ends on
 its own is started again under its name, on its port, with its own Socket.IO path, while the
-others go on serving; one restarted START_LIMIT_BURST times within START_LIMIT_SECONDS is left
-stopped (systemd's StartLimitBurst), the rest still running. Ctrl-C (SIGINT or SIGTERM) stops
-everything, a process being restarted included. With --external, the PostgreSQL and Redis named
+others go on serving (a clean exit too: nothing but Ctrl-C stops one on purpose here); one
+restarted START_LIMIT_BURST times within START_LIMIT_SECONDS is left stopped (systemd's
+StartLimitBurst), the rest still running. Ctrl-C (SIGINT or SIGTERM) stops everything, a
+process being restarted included. With --external, the PostgreSQL and Redis named
 by GOBANG_DATABASE_URL and GOBANG_REDIS_URL are used instead of throwaway ones.
 """
 
@@ -40,7 +41,7 @@ DEPLOY = ROOT / "deploy" / "nginx"
 START_SECONDS = 60
 STOP_SECONDS = 10
 # How often the processes are looked at; and how long after one ended (and between attempts)
-# it is started again, as deploy/gobang@.service's RestartSec.
+# it is started again, like deploy/gobang@.service's RestartSec.
 POLL_SECONDS = 0.2
 RESTART_SECONDS = 1.0
 # systemd's StartLimitBurst and StartLimitIntervalSec, in restarts: a start here takes
@@ -114,6 +115,7 @@ class Cluster:
         self.lock = threading.Lock()
         self.restarting: dict[str, threading.Thread] = {}
         self.given_up: set[str] = set()
+        self.groups_ended: set[subprocess.Popen[bytes]] = set()
         self.restarts: dict[str, collections.deque[float]] = collections.defaultdict(
             collections.deque)
 
@@ -289,8 +291,7 @@ class Cluster:
             thread.join(timeout=STOP_SECONDS)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
-    @staticmethod
-    def end(process: subprocess.Popen[bytes], unit: Unit | None,
+    def end(self, process: subprocess.Popen[bytes], unit: Unit | None,
             timeout: float = STOP_SECONDS) -> None:
         """`process` gone (terminated, killed if it lingers), and with nginx its workers."""
         if process.poll() is None:
@@ -300,8 +301,10 @@ class Cluster:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if unit is not None and unit.own_group:
-            try:  # the group outlives its leader while a member lives: its id is not reused
+        if unit is not None and unit.own_group and process not in self.groups_ended:
+            # Once: the group's id is not reused while a member lives, but may be after.
+            self.groups_ended.add(process)
+            try:
                 os.killpg(process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
