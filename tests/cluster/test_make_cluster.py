@@ -74,17 +74,24 @@ class Cluster:
         return self.process.wait(timeout=60)
 
     def survivors(self) -> dict[int, str]:
-        """Processes still carrying this cluster's mark in their environment: pid, command."""
-        found = {}
+        """Processes still carrying this cluster's mark in their environment, and their
+        children (nginx writes its title over its environment, mark included): pid, command."""
         needle = f"{MARK}={self.mark}".encode()
-        for path in map(Path, glob.glob("/proc/[0-9]*/environ")):
+        marked, parents, commands = set(), {}, {}
+        for path in map(Path, glob.glob("/proc/[0-9]*")):
             try:
-                if needle in path.read_bytes().split(b"\0"):
-                    command = (path.parent / "cmdline").read_bytes().replace(b"\0", b" ")
-                    found[int(path.parent.name)] = command.decode(errors="replace")
-            except OSError:  # gone meanwhile, or not ours to read
+                stat = (path / "stat").read_text()
+                commands[int(path.name)] = (path / "cmdline").read_bytes().replace(b"\0", b" ")
+                parents[int(path.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+                if needle in (path / "environ").read_bytes().split(b"\0"):
+                    marked.add(int(path.name))
+            except (OSError, ValueError):  # gone meanwhile, or not ours to read
                 continue
-        return found
+        found = set(marked)
+        while grown := {pid for pid, parent in parents.items()
+                        if parent in found and pid not in found}:
+            found |= grown
+        return {pid: commands[pid].decode(errors="replace") for pid in found}
 
     def kill_survivors(self) -> None:
         for pid in self.survivors():
@@ -329,3 +336,22 @@ def test_ctrl_c_while_a_process_is_restarted_stops_it_too(cluster):
 
     assert cluster.ctrl_c() == 0
     assert cluster.survivors() == {}
+
+
+def nginx_masters(cluster: Cluster) -> list[int]:
+    return [pid for pid, command in cluster.survivors().items()
+            if command.startswith("nginx: master")]
+
+
+@pytest.mark.live
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_killed_nginx_is_restarted_on_its_port(cluster):
+    url = cluster.url()
+    [master] = nginx_masters(cluster)
+    # Its worker outlives it, holding the port: the new nginx can listen only once it is gone.
+    os.kill(master, signal.SIGKILL)
+    port = url.rsplit(":", 1)[1]
+    assert cluster.wait_for_line(f"cluster: nginx is back on 127.0.0.1:{port}\n")
+    assert "cluster: nginx exited (-9); restarting\n" in cluster.output
+    assert requests.get(f"{url}/healthz", timeout=10).json() == {"status": "ok"}
