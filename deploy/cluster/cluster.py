@@ -7,14 +7,21 @@ Starts a throwaway PostgreSQL and Redis (.ci/with-postgres, .ci/with-redis), run
 migrations once, then N `python app.py` processes (p1..pN) sharing one generated SECRET_KEY,
 and nginx on 127.0.0.1:PORT (no root needed: everything in a temporary directory) with the
 production locations (deploy/nginx/gobang-proxy.conf, gobang-process.conf): `/` and
-`/socket.io/` to any process, `/pN/socket.io/` to process N. Prints the URL; Ctrl-C (SIGINT or
-SIGTERM) stops everything. With --external, the PostgreSQL and Redis named by
-GOBANG_DATABASE_URL and GOBANG_REDIS_URL are used instead of throwaway ones.
+`/socket.io/` to any process, `/pN/socket.io/` to process N. Prints the URL.
+
+Supervises them as deploy/gobang@.service has systemd do: a process (or nginx) that ends on
+its own is started again under its name, on its port, with its own Socket.IO path, while the
+others go on serving (a clean exit too: nothing but Ctrl-C stops one on purpose here); one
+restarted START_LIMIT_BURST times within START_LIMIT_SECONDS is left stopped (systemd's
+StartLimitBurst), the rest still running. Ctrl-C (SIGINT or SIGTERM) stops everything, a
+process being restarted included. With --external, the PostgreSQL and Redis named
+by GOBANG_DATABASE_URL and GOBANG_REDIS_URL are used instead of throwaway ones.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import secrets
 import shutil
@@ -33,6 +40,14 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "nginx"
 START_SECONDS = 60
 STOP_SECONDS = 10
+# How often the processes are looked at; and how long after one ended (and between attempts)
+# it is started again, like deploy/gobang@.service's RestartSec.
+POLL_SECONDS = 0.2
+RESTART_SECONDS = 1.0
+# systemd's StartLimitBurst and StartLimitIntervalSec, in restarts: a start here takes
+# seconds (systemd's 5 in 10 s would never trip), so the window is longer.
+START_LIMIT_BURST = 5
+START_LIMIT_SECONDS = 120.0
 
 
 def main() -> int:
@@ -70,13 +85,39 @@ def supervise(command: list[str]) -> int:
     return child.wait()
 
 
+class Unit:
+    """One supervised program: what runs under `name`, and how to tell that it serves."""
+
+    def __init__(self, name: str, command: list[str], health: str, address: str,
+                 env: dict[str, str] | None = None, own_group: bool = False) -> None:
+        self.name = name
+        self.command = command
+        self.health = health  # a URL that answers once it serves
+        self.address = address  # where it listens, for the "is back" line
+        # An app's own environment, its log relayed under its name; None (nginx): ours, and
+        # its log stays in its error.log.
+        self.env = env
+        # nginx's workers outlive a killed master and keep its port: in a process group of
+        # their own they can be ended with it (`end`), so that a new nginx can listen there.
+        self.own_group = own_group
+
+
 class Cluster:
     def __init__(self, processes: int, port: int) -> None:
         self.names = [f"p{number}" for number in range(1, processes + 1)]
         self.port = port
         self.workdir = Path(tempfile.mkdtemp(prefix="gobang-cluster."))
+        self.units: dict[str, Unit] = {}
         self.children: dict[str, subprocess.Popen[bytes]] = {}
         self.stopping = threading.Event()
+        # Held while a process is started or the running ones are listed to be stopped: once
+        # `stopping` is set, no new process can slip past the list.
+        self.lock = threading.Lock()
+        self.restarting: dict[str, threading.Thread] = {}
+        self.given_up: set[str] = set()
+        self.groups_ended: set[subprocess.Popen[bytes]] = set()
+        self.restarts: dict[str, collections.deque[float]] = collections.defaultdict(
+            collections.deque)
 
     def run(self) -> int:
         signal.signal(signal.SIGINT, lambda *_: self.stopping.set())
@@ -87,8 +128,8 @@ class Cluster:
             self.migrate(env)
             ports = {name: free_port() for name in self.names}
             for name, port in ports.items():
-                self.start_app(name, port, env)
-            self.start_nginx(nginx, ports)
+                self.start(self.app_unit(name, port, env))
+            self.start(self.nginx_unit(nginx, ports))
             say(f"Gobang: http://127.0.0.1:{self.port}/ ({len(ports)} processes: "
                 + ", ".join(f"{name} on 127.0.0.1:{port}" for name, port in ports.items())
                 + "); Ctrl-C stops it")
@@ -119,33 +160,51 @@ class Cluster:
         if done.returncode != 0:
             raise RuntimeError(f"migrations failed:\n{done.stdout}{done.stderr}")
 
-    def start_app(self, name: str, port: int, env: dict[str, str]) -> None:
-        process = subprocess.Popen(
-            [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
-            env={**env, "GOBANG_PROCESS_NAME": name,
-                 "GOBANG_PROCESS_SOCKET_PATH": f"/{name}/socket.io"},
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        self.children[name] = process
-        threading.Thread(target=relay, args=(name, process), daemon=True).start()
-        self.await_health(name, f"http://127.0.0.1:{port}/healthz")
+    def app_unit(self, name: str, port: int, env: dict[str, str]) -> Unit:
+        # The same name and path after a restart: leases, and nginx's /pN/socket.io/, find it.
+        return Unit(name, [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port)],
+                    f"http://127.0.0.1:{port}/healthz", f"127.0.0.1:{port}",
+                    env={**env, "GOBANG_PROCESS_NAME": name,
+                         "GOBANG_PROCESS_SOCKET_PATH": f"/{name}/socket.io"})
 
-    def start_nginx(self, binary: str, ports: dict[str, int]) -> None:
+    def nginx_unit(self, binary: str, ports: dict[str, int]) -> Unit:
         prefix = self.workdir / "nginx"
         prefix.mkdir()
         conf = prefix / "nginx.conf"
         conf.write_text(nginx_config(prefix, self.port, ports))
-        self.children["nginx"] = subprocess.Popen(
-            [binary, "-p", str(prefix), "-e", str(prefix / "error.log"), "-c", str(conf),
-             "-g", "daemon off;"], stdin=subprocess.DEVNULL)
-        self.await_health("nginx", f"http://127.0.0.1:{self.port}/healthz")
+        return Unit("nginx", [binary, "-p", str(prefix), "-e", str(prefix / "error.log"),
+                              "-c", str(conf), "-g", "daemon off;"],
+                    f"http://127.0.0.1:{self.port}/healthz", f"127.0.0.1:{self.port}",
+                    own_group=True)
 
-    def await_health(self, name: str, url: str) -> None:
+    def start(self, unit: Unit) -> None:
+        """Starts `unit` and returns once it answers its health URL."""
+        self.units[unit.name] = unit
+        process = self.spawn(unit)
+        self.await_health(unit.name, process, unit.health)
+
+    def spawn(self, unit: Unit) -> subprocess.Popen[bytes]:
+        with self.lock:
+            if self.stopping.is_set():
+                raise Interrupted("stopped while starting")
+            relayed = unit.env is not None
+            process = subprocess.Popen(
+                unit.command, cwd=ROOT, env=unit.env, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE if relayed else None,
+                stderr=subprocess.STDOUT if relayed else None,
+                process_group=0 if unit.own_group else None)
+            self.children[unit.name] = process
+        if relayed:
+            threading.Thread(target=relay, args=(unit.name, process), daemon=True).start()
+        return process
+
+    def await_health(self, name: str, process: subprocess.Popen[bytes], url: str) -> None:
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.stopping.is_set():
                 raise Interrupted("stopped while starting")
-            if self.children[name].poll() is not None:
-                raise RuntimeError(f"{name} exited while starting")
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited while starting ({process.returncode})")
             try:
                 with urllib.request.urlopen(url, timeout=1):
                     return
@@ -154,27 +213,101 @@ class Cluster:
         raise RuntimeError(f"{name} did not answer {url} within {START_SECONDS} s")
 
     def wait(self) -> int:
-        """Until Ctrl-C, or until a process ends on its own (then everything stops)."""
-        while not self.stopping.wait(0.5):
-            for name, process in self.children.items():
-                # Ctrl-C reaches the processes too: one may end before our handler has run.
-                if process.poll() is not None and not self.stopping.wait(1):
-                    say(f"cluster: {name} exited ({process.returncode}); stopping")
-                    return 1
+        """Until Ctrl-C: a process that ends meanwhile is restarted by a thread of its own, so
+        that its start (seconds of waiting for its health URL) holds up nobody else's."""
+        while not self.stopping.wait(POLL_SECONDS):
+            for name, process in list(self.children.items()):
+                if process.poll() is not None and self.supervised(name):
+                    self.restart_later(name, process.returncode)
         return 0
 
+    def supervised(self, name: str) -> bool:
+        """Not already being restarted, nor given up on."""
+        return name not in self.restarting and name not in self.given_up
+
+    def restart_later(self, name: str, code: int) -> None:
+        thread = threading.Thread(target=self.restart, args=(name, code), daemon=True)
+        self.restarting[name] = thread
+        thread.start()
+
+    def restart(self, name: str, code: int) -> None:
+        """In its own thread: `name` again, until it serves, is given up on, or Ctrl-C."""
+        try:
+            # Ctrl-C reaches the processes as well as us: one may end before our handler has
+            # run. A moment later (systemd's RestartSec) an end is known to be its own.
+            if self.stopping.wait(RESTART_SECONDS):
+                return
+            why: str | None = f"{name} exited ({code})"
+            while self.may_start(name):
+                say(f"cluster: {why}; restarting")
+                why = self.start_again(name)
+                if why is None or self.stopping.wait(RESTART_SECONDS):
+                    return
+            self.given_up.add(name)
+            say(f"cluster: {why}, after {START_LIMIT_BURST} restarts within "
+                f"{START_LIMIT_SECONDS:g} s; not restarting it again (the rest goes on "
+                "serving; Ctrl-C stops it)")
+        finally:
+            self.restarting.pop(name, None)
+
+    def start_again(self, name: str) -> str | None:
+        """One attempt: None once it serves (or Ctrl-C came), else what went wrong."""
+        unit = self.units[name]
+        self.end(self.children[name], unit)  # nginx's orphaned workers, if any
+        try:
+            self.start(unit)
+        except Interrupted:
+            return None
+        except RuntimeError as problem:
+            self.end(self.children[name], unit)  # it may hang, not answering
+            return str(problem)
+        say(f"cluster: {name} is back on {unit.address}")
+        return None
+
+    def may_start(self, name: str) -> bool:
+        """systemd's StartLimitBurst: at most START_LIMIT_BURST restarts within
+        START_LIMIT_SECONDS, so that a process that cannot run is not started forever."""
+        now = time.monotonic()
+        starts = self.restarts[name]
+        while starts and now - starts[0] > START_LIMIT_SECONDS:
+            starts.popleft()
+        if len(starts) >= START_LIMIT_BURST:
+            return False
+        starts.append(now)
+        return True
+
     def stop(self) -> None:
-        for process in self.children.values():
+        self.stopping.set()
+        with self.lock:
+            running = [(self.units.get(name), process)
+                       for name, process in self.children.items()]
+        for _unit, process in running:
             if process.poll() is None:
                 process.terminate()
         deadline = time.monotonic() + STOP_SECONDS
-        for process in self.children.values():
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        for unit, process in running:
+            self.end(process, unit, max(0.1, deadline - time.monotonic()))
+        for thread in list(self.restarting.values()):
+            thread.join(timeout=STOP_SECONDS)
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def end(self, process: subprocess.Popen[bytes], unit: Unit | None,
+            timeout: float = STOP_SECONDS) -> None:
+        """`process` gone (terminated, killed if it lingers), and with nginx its workers."""
+        if process.poll() is None:
+            process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if unit is not None and unit.own_group and process not in self.groups_ended:
+            # Once: the group's id is not reused while a member lives, but may be after.
+            self.groups_ended.add(process)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 class Interrupted(Exception):
@@ -226,12 +359,16 @@ def relay(name: str, process: subprocess.Popen[bytes]) -> None:
     """A process's log on our standard output, each line under its name."""
     assert process.stdout is not None
     for line in process.stdout:
-        sys.stdout.write(f"{name} | {line.decode(errors='replace')}")
+        text = line.decode(errors="replace")
+        # A process killed mid-line ends without a newline; the next line is not its.
+        sys.stdout.write(f"{name} | {text}" + ("" if text.endswith("\n") else "\n"))
         sys.stdout.flush()
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    # One write: print's separate newline could land inside another thread's line.
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
 
 
 def free_port() -> int:
