@@ -14,6 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gobang.transport.patches import Touch
 
 
 def _use_system_allocator() -> None:
@@ -111,7 +115,7 @@ def main() -> None:
     serve(server_app, args.host, args.port)
 
 
-def _refuse_changed_libraries(touches: tuple | None = None) -> None:
+def _refuse_changed_libraries(touches: tuple[Touch, ...] | None = None) -> None:
     """What the server patches must still be there as written (gobang/transport/patches.py;
     `touches`: the async mode's own rows, default all): else one line each, exit status 2,
     before anything is served."""
