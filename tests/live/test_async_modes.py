@@ -62,6 +62,8 @@ def test_a_websocket_that_ended_is_closed(live_server) -> None:
     try:
         while ws.sock.recv(4096):  # a timeout fails the test: the connection stayed open
             pass
+    except ConnectionResetError:  # ended with the answer unread: ended all the same
+        pass
     finally:
         ws.shutdown()
     assert "Bad request" not in live_server.log()
