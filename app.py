@@ -1,8 +1,10 @@
-"""Run Gobang on eventlet: `python app.py [--host H] [--port P]`.
+"""Run Gobang on eventlet: `python app.py [--host H] [--port P] [--async-mode M]`.
 
-Here: the allocator, eventlet's patching (first, before anything imports socket), the
-arguments, the check of the patched libraries, the app. The server itself and every patch of a
-library's internals are in gobang/transport/.
+Here: the allocator, the arguments, eventlet's patching (first, before anything imports
+socket), the check of the patched libraries, the app. The server itself and every patch of a
+library's internals are in gobang/transport/. `--async-mode threading` (or
+GOBANG_ASYNC_MODE=threading) serves on OS threads instead, without eventlet: a spike kept
+working (gobang/transport/threaded.py; docs/architecture.md, "The eventlet question").
 
 `flask --app app run` also works, for development, on Flask's own server in threading mode.
 """
@@ -12,6 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gobang.transport.patches import Touch
 
 
 def _use_system_allocator() -> None:
@@ -46,40 +52,59 @@ def _prefer_jemalloc() -> None:
         os.environ.setdefault("MALLOC_CONF", "background_thread:true,dirty_decay_ms:5000")
 
 
+ASYNC_MODES = ("eventlet", "threading")
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Serve Gobang.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--async-mode", choices=ASYNC_MODES,
+                        default=os.environ.get("GOBANG_ASYNC_MODE") or ASYNC_MODES[0])
+    args = parser.parse_args()
+    if args.async_mode not in ASYNC_MODES:  # a default from the environment is not checked
+        parser.error(f"GOBANG_ASYNC_MODE: choose from {', '.join(ASYNC_MODES)}")
+    return args
+
+
 if __name__ == "__main__":
     _use_system_allocator()  # first: the new process starts from here again
-    # Patching must come before anything else imports socket or threading.
-    import eventlet
+    if _arguments().async_mode == "eventlet":
+        # Patching must come before anything else imports socket or threading.
+        import eventlet
 
-    eventlet.monkey_patch()
-    # psycopg (PostgreSQL) waits for the server in C by default, which would stall every green
-    # thread for the length of each query; its select() wait goes through eventlet's hub.
-    os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_select")
+        eventlet.monkey_patch()
+        # psycopg (PostgreSQL) waits for the server in C by default, which would stall every
+        # green thread for the length of each query; its select() wait goes through the hub.
+        os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_select")
 
 from gobang import create_app  # noqa: E402
 from gobang.settings import SettingsRefused  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Serve Gobang.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=5000)
-    args = parser.parse_args()
-    _refuse_changed_libraries()
-    from eventlet import tpool
+    args = _arguments()
+    if args.async_mode == "threading":
+        from gobang.transport import threaded
 
-    from gobang.transport.offload import background_offload, green_sqlite
-    from gobang.transport.server import serve
+        _refuse_changed_libraries(threaded.touched())
+        settings, serve = threaded.settings(), threaded.serve
+    else:
+        _refuse_changed_libraries()
+        from eventlet import tpool
 
-    settings = {
-        "SOCKETIO_ASYNC_MODE": "eventlet",
-        # Password hashing and SQLite calls block in C: run them on native threads.
-        "BLOCKING_OFFLOAD": background_offload(tpool.execute),
-        "SQLITE_CONNECTION_WRAPPER": green_sqlite,
-        # A process restarted on the same port keeps its name, so it takes its games back at
-        # once (several processes; PROCESS_NAME set by the host wins).
-        "SERVE_PORT": args.port,
-    }
+        from gobang.transport.offload import background_offload, green_sqlite
+        from gobang.transport.server import serve
+
+        settings = {
+            "SOCKETIO_ASYNC_MODE": "eventlet",
+            # Password hashing and SQLite calls block in C: run them on native threads.
+            "BLOCKING_OFFLOAD": background_offload(tpool.execute),
+            "SQLITE_CONNECTION_WRAPPER": green_sqlite,
+        }
+    # A process restarted on the same port keeps its name, so it takes its games back at
+    # once (several processes; PROCESS_NAME set by the host wins).
+    settings["SERVE_PORT"] = args.port
     try:
         server_app = create_app(settings)
     except ValueError as exc:  # a malformed GOBANG_* setting: say which, without a traceback
@@ -90,12 +115,13 @@ def main() -> None:
     serve(server_app, args.host, args.port)
 
 
-def _refuse_changed_libraries() -> None:
-    """What the server patches must still be there as written (gobang/transport/patches.py):
-    else one line each, exit status 2, before anything is served."""
-    from gobang.transport.patches import REFUSED, refusals
+def _refuse_changed_libraries(touches: tuple[Touch, ...] | None = None) -> None:
+    """What the server patches must still be there as written (gobang/transport/patches.py;
+    `touches`: the async mode's own rows, default all): else one line each, exit status 2,
+    before anything is served."""
+    from gobang.transport.patches import REFUSED, TOUCHES, refusals
 
-    lines = refusals()
+    lines = refusals(TOUCHES if touches is None else touches)
     if lines:
         sys.stderr.write("".join(f"gobang: {line}\n" for line in lines))
         raise SystemExit(REFUSED)

@@ -218,6 +218,14 @@ def store_env(request: pytest.FixtureRequest) -> dict[str, str]:
     return {"GOBANG_REDIS_URL": request.getfixturevalue("redis_server").url}
 
 
+def async_mode_env() -> dict[str, str]:
+    """GOBANG_TEST_ASYNC_MODE=threading starts the server in the second async mode
+    (`python app.py --async-mode threading`, gobang/transport/threaded.py) instead of on
+    eventlet; a test module's `live_env` still wins. Unset: eventlet, as deployed."""
+    mode = os.environ.get("GOBANG_TEST_ASYNC_MODE")
+    return {"GOBANG_ASYNC_MODE": mode} if mode else {}
+
+
 @pytest.fixture
 def live_server(
     tmp_path: Path, live_env: dict[str, str], databases: Databases,
@@ -227,7 +235,8 @@ def live_server(
     # migrations' check at start-up). A first install on an empty database has its own test
     # (tests/live/test_first_start.py); building it for every test cost 0.3-0.4 s a start.
     database_url = databases.fresh(tmp_path)
-    server = LiveServer(tmp_path, {**store_env(request), **live_env}, database_url)
+    server = LiveServer(tmp_path, {**async_mode_env(), **store_env(request), **live_env},
+                        database_url)
     show_log_on_failure(request.node, server)
     server.start()
     yield server
