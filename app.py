@@ -84,24 +84,13 @@ from gobang.settings import SettingsRefused  # noqa: E402
 
 def main() -> None:
     args = _arguments()
+    # Each async mode is one module of gobang/transport/ with the same three functions.
     if args.async_mode == "threading":
-        from gobang.transport import threaded
-
-        _refuse_changed_libraries(threaded.touched())
-        settings, serve = threaded.settings(), threaded.serve
+        from gobang.transport import threaded as mode
     else:
-        _refuse_changed_libraries()
-        from eventlet import tpool
-
-        from gobang.transport.offload import background_offload, green_sqlite
-        from gobang.transport.server import serve
-
-        settings = {
-            "SOCKETIO_ASYNC_MODE": "eventlet",
-            # Password hashing and SQLite calls block in C: run them on native threads.
-            "BLOCKING_OFFLOAD": background_offload(tpool.execute),
-            "SQLITE_CONNECTION_WRAPPER": green_sqlite,
-        }
+        from gobang.transport import server as mode
+    _refuse_changed_libraries(mode.touched())
+    settings = mode.settings()
     # A process restarted on the same port keeps its name, so it takes its games back at
     # once (several processes; PROCESS_NAME set by the host wins).
     settings["SERVE_PORT"] = args.port
@@ -112,16 +101,16 @@ def main() -> None:
     except SettingsRefused as exc:  # settings that must not run, e.g. several processes on SQLite
         sys.stderr.write(f"gobang: refusing to start: {exc}\n")
         raise SystemExit(2) from None
-    serve(server_app, args.host, args.port)
+    mode.serve(server_app, args.host, args.port)
 
 
-def _refuse_changed_libraries(touches: tuple[Touch, ...] | None = None) -> None:
+def _refuse_changed_libraries(touches: tuple[Touch, ...]) -> None:
     """What the server patches must still be there as written (gobang/transport/patches.py;
-    `touches`: the async mode's own rows, default all): else one line each, exit status 2,
-    before anything is served."""
-    from gobang.transport.patches import REFUSED, TOUCHES, refusals
+    `touches`: the async mode's own rows): else one line each, exit status 2, before anything
+    is served."""
+    from gobang.transport.patches import REFUSED, refusals
 
-    lines = refusals(TOUCHES if touches is None else touches)
+    lines = refusals(touches)
     if lines:
         sys.stderr.write("".join(f"gobang: {line}\n" for line in lines))
         raise SystemExit(REFUSED)

@@ -4,8 +4,10 @@ connections."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from gobang.transport.memory import calm_garbage_collector, trim_after_closes
+from gobang.transport.patches import TOUCHES, Touch
 from gobang.transport.protocol import capped_per_address, header_deadline, lean_protocol
 from gobang.transport.tuning import (
     ping_on_timers,
@@ -15,6 +17,25 @@ from gobang.transport.tuning import (
 )
 
 log = logging.getLogger("gobang.transport")
+
+ASYNC_MODE = "eventlet"
+
+
+def touched() -> tuple[Touch, ...]:
+    """Every row of patches.py's table: this server relies on all of them."""
+    return TOUCHES
+
+
+def settings() -> dict[str, Any]:
+    """The app's settings for this mode: password hashing and SQLite calls block in C, so they
+    run on native threads (eventlet's tpool), off the hub."""
+    from eventlet import tpool
+
+    from gobang.transport.offload import background_offload, green_sqlite
+
+    return {"SOCKETIO_ASYNC_MODE": ASYNC_MODE,
+            "BLOCKING_OFFLOAD": background_offload(tpool.execute),
+            "SQLITE_CONNECTION_WRAPPER": green_sqlite}
 
 def serve(server_app, host: str, port: int) -> None:
     """eventlet's WSGI server (as `socketio.run` starts it), tuned for many small messages
