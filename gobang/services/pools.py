@@ -40,11 +40,15 @@ def pool_name(ruleset: str, clock: TimeControl) -> str:
 
 
 def clock_label(clock: TimeControl) -> str | None:
-    """What players call it: minutes + seconds, "5+3" for (300, 3); None for no clock."""
+    """What players call it: minutes + seconds a move, "5+3" for (300, 3), "1.5+0" for
+    (90, 0); under a minute in seconds, "20s+0", not "0.333333+0". None for no clock.
+    static/js/pools.js clockLabel says the same."""
     if clock is None:
         return None
-    minutes = clock[0] / 60
-    return f"{minutes:g}+{clock[1]}"
+    initial, increment = clock
+    if initial < 60:
+        return f"{initial}s+{increment}"
+    return f"{round(initial / 60, 2):g}+{increment}"
 
 
 def wire(clock: TimeControl) -> list[int] | None:

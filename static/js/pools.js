@@ -6,9 +6,13 @@
 
 import {t} from "./i18n.js";
 
-/** What players call it: minutes + seconds a move, "5+3" for [300, 3]. */
+/** What players call it: minutes + seconds a move, "5+3" for [300, 3]; under a minute in
+    seconds, "20s+0" (gobang/services/pools.py clock_label says the same). */
 export function clockLabel(clock) {
-  return clock === null ? t("No clock") : `${clock[0] / 60}+${clock[1]}`;
+  if (clock === null) return t("No clock");
+  const [initial, increment] = clock;
+  if (initial < 60) return `${initial}s+${increment}`;
+  return `${Number((initial / 60).toFixed(2))}+${increment}`;
 }
 
 export function clockName(clock) {

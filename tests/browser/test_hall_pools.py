@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_game import match
+from tests.support.pools import CLOCK_LABELS
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -155,3 +156,12 @@ def test_after_a_reload_the_pool_you_wait_in_is_pressed_and_pressing_it_cancels(
     expect(pool).to_have_attribute("aria-pressed", "false")
     expect(pool.get_by_test_id("pool-count")).to_have_text("0 waiting")
     expect(ann.get_by_test_id("pool-300+3")).to_be_enabled()
+
+
+def test_the_pages_name_clocks_as_the_server_does(browser_player):
+    page = browser_player("ann")
+    labels = page.evaluate("""async (clocks) => {
+        const {clockLabel} = await import('/static/js/pools.js');
+        return clocks.map(clockLabel);
+    }""", [list(clock) for clock, _label in CLOCK_LABELS])
+    assert labels == [label for _clock, label in CLOCK_LABELS]

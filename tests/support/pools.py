@@ -6,3 +6,7 @@ DEFAULT_CLOCKS = ["180+2", "300+3", "600+5", "900+10", "none"]
 POOL_NAMES = [f"{ruleset}/{clock}" for ruleset in ("freestyle", "standard", "renju")
               for clock in DEFAULT_CLOCKS]
 NO_ONE_WAITING = dict.fromkeys(POOL_NAMES, 0)
+
+# A clock and its name on the pages (gobang/services/pools.py clock_label, static/js/pools.js).
+CLOCK_LABELS = [((300, 3), "5+3"), ((60, 0), "1+0"), ((90, 0), "1.5+0"), ((100, 2), "1.67+2"),
+                ((20, 0), "20s+0"), ((59, 1), "59s+1"), ((1800, 20), "30+20")]
