@@ -97,18 +97,3 @@ def test_chat_markup_is_shown_as_text_and_never_runs(browser_player, live_server
     assert dialogs == []
 
 
-def test_pause_and_resume_from_the_page(browser_player, live_server):
-    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
-    click_point(black, "h8")
-    expect(white.get_by_test_id("status")).to_have_text("Your turn")
-    black.get_by_test_id("pause-button").click()
-    white.get_by_test_id("pause-accept").click()
-    for page in (black, white):
-        expect(page.get_by_test_id("status")).to_have_text("Paused")
-    white.get_by_role("button", name="h9", exact=True).click(force=True)
-    expect(white.locator('[aria-label="h9"]')).not_to_have_attribute("data-stone", "white")
-    for page in (black, white):
-        page.get_by_test_id("pause-button").click()
-    expect(white.get_by_test_id("status")).to_have_text("Your turn")
-    click_point(white, "h9")
-    expect(black.locator('[aria-label="h9"]')).to_have_attribute("data-stone", "white")

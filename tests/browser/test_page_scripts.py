@@ -113,7 +113,10 @@ def test_an_accepted_draw_ends_the_game_for_both(browser_player, live_server):
 
 def test_resigning_asks_first_and_no_keeps_playing(browser_player, live_server):
     black, _white = start_game(browser_player, live_server)
-    black.get_by_test_id("resign-button").click()
+    flag = black.get_by_role("button", name="Resign", exact=True)  # a quiet flag
+    expect(flag).to_have_text("⚑")
+    expect(flag).not_to_have_class(re.compile(r"\b(danger|primary)\b"))
+    flag.click()
     expect(black.get_by_test_id("resign-confirm-box")).to_be_visible()
     expect(black.get_by_test_id("resign-cancel")).to_be_focused()
     black.get_by_test_id("resign-cancel").click()
@@ -122,20 +125,14 @@ def test_resigning_asks_first_and_no_keeps_playing(browser_player, live_server):
     expect(black.get_by_test_id("status")).to_have_text("Your turn")
 
 
-def test_a_confirmed_resignation_loses_the_game(browser_player, live_server):
+def test_a_rematch_takes_both_players_to_a_new_game_with_colours_swapped(
+        browser_player, live_server):
     black, white = start_game(browser_player, live_server)
     black.get_by_test_id("resign-button").click()
     black.get_by_test_id("resign-confirm").click()
     expect(black.get_by_test_id("status")).to_have_text("You lost")
     expect(white.get_by_test_id("status")).to_have_text("You won!")
     expect(white.get_by_test_id("result-reason")).to_have_text("resignation")
-
-
-def test_a_rematch_takes_both_players_to_a_new_game_with_colours_swapped(
-        browser_player, live_server):
-    black, white = start_game(browser_player, live_server)
-    black.get_by_test_id("resign-button").click()
-    black.get_by_test_id("resign-confirm").click()
     old_url = black.url
     black.get_by_test_id("rematch-button").click()
     expect(black.get_by_test_id("rematch-status")).to_have_text(

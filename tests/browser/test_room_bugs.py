@@ -76,12 +76,17 @@ def test_a_paused_game_looks_paused(browser_player, live_server):
         expect(page.get_by_test_id("draw-button")).to_be_disabled()
         expect(page.get_by_test_id("undo-button")).to_be_disabled()
     frozen = white.get_by_test_id("clock-white").inner_text()
+    white.get_by_role("button", name="h9", exact=True).click(force=True)  # no move while paused
     white.wait_for_timeout(1500)
     expect(white.get_by_test_id("clock-white")).to_have_text(frozen)
+    expect(white.locator('[aria-label="h9"]')).not_to_have_attribute("data-stone", "white")
     for page in (black, white):
         page.get_by_test_id("pause-button").click()
     expect(white.get_by_test_id("player-white")).to_have_class(re.compile(r"\bturn\b"))
+    expect(white.get_by_test_id("status")).to_have_text("Your turn")
     expect(black.get_by_test_id("undo-button")).to_be_enabled()
+    click_point(white, "h9")
+    expect(black.locator('[aria-label="h9"]')).to_have_attribute("data-stone", "white")
 
 
 @pytest.mark.parametrize("live_env", [{"GOBANG_ABORT_SECONDS": "3"}])

@@ -1,6 +1,6 @@
 """What the room gives a player beyond the game itself (issue 13), in Chromium: the move list,
-New opponent, renju's forbidden points, resign behind a flag; English and Chinese; and the
-room's screenshots for the docs."""
+New opponent, renju's forbidden points; English and Chinese; and the room's screenshots for the
+docs. Resign behind a quiet flag is in test_page_scripts.py with the room's other offers."""
 
 from __future__ import annotations
 
@@ -133,15 +133,6 @@ def test_the_forbidden_points_toggle_is_only_for_renju(browser_player, live_serv
     black, _white = match(browser_player("ann"), browser_player("ben"), live_server.url)
     expect(black.get_by_test_id("status")).to_have_text("Your turn")
     expect(black.get_by_test_id("forbidden-toggle")).to_be_hidden()
-
-
-def test_resign_is_a_quiet_flag_that_asks_first(browser_player, live_server):
-    black, _white = match(browser_player("ann"), browser_player("ben"), live_server.url)
-    flag = black.get_by_role("button", name="Resign", exact=True)
-    expect(flag).to_have_text("⚑")
-    expect(flag).not_to_have_class(re.compile(r"\b(danger|primary)\b"))
-    flag.click()
-    expect(black.get_by_test_id("resign-confirm-box")).to_be_visible()
 
 
 GAME = ["h8", "i9", "h9", "h10", "i8", "g8", "j7", "k6", "g10", "j8", "i7", "f11"]

@@ -1,5 +1,6 @@
 """The host's `flask --app app <command>` in its own process, beside `python app.py`: the server
-learns of bans, aborts and maintenance mode from the database."""
+learns of bans, aborts and maintenance mode from the database. Creating a user and resetting a
+password are proved by tests/host/test_admin.py: the server has nothing to learn of them."""
 
 from __future__ import annotations
 
@@ -31,19 +32,6 @@ def log_in(live_server, username: str, password: str = PASSWORD) -> requests.Res
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
     return http.post(f"{live_server.url}/login", allow_redirects=False, timeout=10,
                      data={"csrf_token": token, "username": username, "password": password})
-
-
-def test_created_user_can_log_in(live_server):
-    output = flask(live_server, "create-user", "dora", stdin="a long password\n" * 2)
-    assert "Created user dora" in output
-    assert log_in(live_server, "dora", "a long password").status_code == 302
-
-
-def test_reset_password_replaces_the_old_one(live_server):
-    live_server.user("dora")
-    flask(live_server, "reset-password", "dora", stdin="another password\n" * 2)
-    assert log_in(live_server, "dora", "another password").status_code == 302
-    assert log_in(live_server, "dora").status_code == 200
 
 
 def test_ban_disconnects_at_once_and_locks_out(live_server):

@@ -1,4 +1,5 @@
-"""The real rate limits, on: the other live tests turn them off to play fast."""
+"""The real rate limits, on: the other live tests turn them off to play fast. A whole game
+plays under them and a login burst is cut; each event's limit is proved by socket tests."""
 
 from __future__ import annotations
 
@@ -18,14 +19,6 @@ def test_a_whole_game_plays_under_the_real_limits(live_server):
     black, white, game_id = matched_pair(live_server)
     play(black, white, game_id, BLACK_FIVE)
     assert white[2].wait_for("game_over")["result"]["winner"] == "black"
-
-
-def test_a_chat_burst_is_cut_at_the_real_limit(live_server):
-    http = live_server.user("chatty")
-    hall = live_server.connect(http, "/hall")
-    hall.wait_for("hello")
-    codes = [hall.ask("chat", {"text": f"hello {n}"}).get("error") for n in range(7)]
-    assert codes == [None] * 5 + ["rate_limited"] * 2
 
 
 def test_a_login_burst_is_cut_at_the_real_limit(live_server):
