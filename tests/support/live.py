@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import queue
 import re
@@ -19,11 +20,24 @@ import socketio
 import websocket
 
 from tests.support.databases import Databases
+from tests.support.forkserver import ForkedProcess, ForkServer
 from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse"
 _TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+_fork_server: ForkServer | None = None
+
+
+def fork_server() -> ForkServer:
+    """This test process's fork server, started on first use and ended with the process."""
+    global _fork_server
+    if _fork_server is None:
+        _fork_server = ForkServer()
+        atexit.register(_fork_server.close)
+    return _fork_server
 
 
 def wait_until(condition, timeout: float = 5) -> bool:
@@ -52,15 +66,11 @@ class LiveServer:
             "GOBANG_ARGON2_TIME_COST": "1",
             **env,
         }
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen | ForkedProcess | None = None
         self.clients: list[socketio.Client] = []
 
     def start(self) -> None:
-        with self.log_path.open("a") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "app.py", "--port", str(self.port)],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-            )
+        self.process = self._launch(["--port", str(self.port)])
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -71,6 +81,17 @@ class LiveServer:
             except requests.ConnectionError:
                 time.sleep(0.05)
         raise RuntimeError(f"server did not start:\n{self.log()}")
+
+    def _launch(self, argv: list[str]) -> subprocess.Popen | ForkedProcess:
+        """`python app.py ARGV`: forked from the fork server (the web stack imported once,
+        tests/support/forkserver.py) when the server runs on eventlet, as deployed; a process
+        of its own otherwise, or with GOBANG_TEST_FORK=0."""
+        if self.env.get("GOBANG_ASYNC_MODE", "eventlet") == "eventlet" and (
+                os.environ.get("GOBANG_TEST_FORK") != "0"):
+            return fork_server().spawn(argv, self.env, self.log_path)
+        with self.log_path.open("a") as log:
+            return subprocess.Popen([sys.executable, "app.py", *argv], cwd=ROOT, env=self.env,
+                                    stdout=log, stderr=subprocess.STDOUT)
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         for client in self.clients:
