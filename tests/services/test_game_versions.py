@@ -113,3 +113,23 @@ def test_what_is_said_after_the_end_is_not_numbered(env, started, after_the_end)
     assert [notice.event for notice in notices] == [
         "rematch_offered" if after_the_end == "rematch" else "chat"]
     assert "v" not in notices[0].payload
+
+
+def test_a_winning_move_is_numbered_before_the_end_it_brings(env, started):
+    live, black, white = started
+    notices = play(env, live, black, white, FIVE_FOR_BLACK)
+    assert [(notice.event, notice.payload["v"]) for notice in notices if notice.target == GAME
+            ] == [("stone_placed", live.version - 1), ("game_over", live.version)]
+
+
+def test_a_move_the_database_refuses_takes_no_number(env, started, monkeypatch):
+    live, black, white = started
+    before = live.version
+
+    def refuse(*_args):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(env.play.moves.writer, "write", refuse)
+    with pytest.raises(ActionError):
+        env.play.moves.place_stone(live.game_id, black.id, 7, 7)
+    assert live.version == before

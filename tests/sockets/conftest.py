@@ -43,6 +43,9 @@ class Player:
     http: FlaskClient
     app: Flask
     clients: dict[str, Any] = field(default_factory=dict)
+    # The last number `v` seen of each game's room events: every socket test checks that a
+    # room's events reach a player in the order they are numbered (docs/protocol.md).
+    last_numbers: dict[int, int] = field(default_factory=dict)
 
     def connect(self, namespace: str):
         client = socketio.test_client(self.app, namespace=namespace, flask_test_client=self.http)
@@ -70,7 +73,21 @@ class Player:
         client = self.clients[namespace]
         packets = [p for p in client.queue if p["namespace"] == namespace]
         client.queue = [p for p in client.queue if p["namespace"] != namespace]
+        for packet in packets:
+            self._check_order(packet)
         return packets
+
+    def _check_order(self, packet: dict) -> None:
+        payload = packet["args"][0] if packet["args"] else None
+        if not isinstance(payload, dict) or "v" not in payload:
+            return
+        game_id, number = payload["game_id"], payload["v"]
+        last = self.last_numbers.get(game_id)
+        # Only the last move sent again after a Redis outage repeats the last number.
+        assert last is None or number > last or (
+            number == last and packet["name"] == "stone_placed"), (
+            f"{packet['name']} numbered {number} after {last}: out of order")
+        self.last_numbers[game_id] = number
 
     def received(self, namespace: str, name: str | None = None) -> list[dict]:
         """The payloads of the events received since the last look, without the room

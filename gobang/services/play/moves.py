@@ -16,7 +16,7 @@ from gobang.services.metrics import Metrics
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.checks import Pace
 from gobang.services.play.finisher import Finisher
-from gobang.services.play.live import LiveGame, numbered_notice, room_notice
+from gobang.services.play.live import LiveGame, numbered_notice
 from gobang.services.play.move_writer import MoveWriter
 from gobang.services.play.results import Ending
 from gobang.services.play.table import GameTable
@@ -71,15 +71,23 @@ class Moves:
         if outcome is not None:
             line = [list(p) for p in outcome.line] if outcome.line else None
             ending = Ending(outcome.winner, outcome.reason, line)
-        ended = self._save(live, number, row, col, color, saved_clocks, ending)
+        # The move's number is taken before the ending's events are made (Finisher, in _save):
+        # pages apply `stone_placed` first. Given back if the move is not saved.
+        live.version += 1
+        placed_version = live.version
+        try:
+            ended = self._save(live, number, row, col, color, saved_clocks, ending)
+        except ActionError:
+            live.version = placed_version - 1
+            raise
         live.draw_offer = None if live.draw_offer == color else live.draw_offer
         live.undo_request = None
         live.abort_from = now if number == 1 else None
-        return [room_notice(
-            "stone_placed", live, row=row, col=col, color=color, move=number,
+        placed = numbered_notice(
+            "stone_placed", live, placed_version, row=row, col=col, color=color, move=number,
             to_move=None if outcome else live.rules.to_move, clocks=self.table.clocks(live),
-            abort_seconds=None if outcome else live.abort_left(now),
-        ), *ended]
+            abort_seconds=None if outcome else live.abort_left(now))
+        return [placed, *ended]
 
     def repeat_last(self, live: LiveGame) -> Notice | None:
         """The game's last `stone_placed` again, numbered as the game's last event (`v`, not
