@@ -112,7 +112,7 @@ class Cluster:
         prefix.mkdir()
         self.nginx = ClusterNginx(prefix, [s.port for s in self.servers], worker_connections)
         self.url = self.nginx.url
-        self.clients: list[socketio.Client] = []
+        self.clients: list[LiveClient] = []
 
     def start_all(self) -> None:
         """The first process builds the schema, then the others (several migrating one
@@ -226,6 +226,9 @@ def cluster_of(tmp_path: Path, databases: Databases, redis_server: RedisServer,
     for found in started:
         for server in found.servers:
             assert "Traceback" not in server.log(), server.log()
+        # Room events reach each client in the order they are numbered (docs/protocol.md),
+        # across a game's move from one process to another too.
+        assert [issue for client in found.clients for issue in client.out_of_order] == []
 
 
 @pytest.fixture

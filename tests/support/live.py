@@ -67,7 +67,8 @@ class LiveServer:
             **env,
         }
         self.process: subprocess.Popen | ForkedProcess | None = None
-        self.clients: list[socketio.Client] = []
+        self.clients: list[LiveClient] = []
+        self.out_of_order: list[str] = []
 
     def start(self) -> None:
         self.process = self._launch(["--port", str(self.port)])
@@ -95,6 +96,7 @@ class LiveServer:
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         for client in self.clients:
+            self.out_of_order += client.out_of_order
             # A connection the server closed leaves the transport's socket open.
             ws = getattr(client.eio, "ws", None)
             try:
@@ -162,9 +164,19 @@ class LiveClient(socketio.Client):
         self.namespace = namespace
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.seen: list[tuple[str, Any]] = []
+        # Room events that came after one numbered higher (docs/protocol.md, "Numbered
+        # events"): the live_server fixture fails a test that saw any.
+        self.out_of_order: list[str] = []
+        self._last_numbers: dict[int, int] = {}
         self.on("*", self._record, namespace=namespace)
 
     def _record(self, event: str, data: Any = None) -> None:
+        if isinstance(data, dict) and "v" in data:
+            last = self._last_numbers.get(data["game_id"])
+            if last is not None and (data["v"] < last or (
+                    data["v"] == last and event != "stone_placed")):
+                self.out_of_order.append(f"{event} numbered {data['v']} after {last}")
+            self._last_numbers[data["game_id"]] = data["v"]
         self.inbox.put((event, data))
 
     def ask(self, event: str, data: Any = None, timeout: float = 10) -> Any:
@@ -264,3 +276,4 @@ def live_server(
     server.stop()
     databases.drop(database_url)
     assert "Traceback" not in server.log(), server.log()
+    assert server.out_of_order == []
