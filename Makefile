@@ -59,9 +59,10 @@ test: install-dev
 PG_PYTEST_ARGS ?= --ignore=tests/rules --ignore=tests/ai --ignore=tests/browser
 # This pass also runs the socket and live tests on the Redis store (one process of a cluster:
 # GOBANG_TEST_LIVE_STORE=redis, a throwaway redis-server per session), and requires
-# tests/cluster's several processes, which need PostgreSQL.
+# tests/cluster's several processes, which need PostgreSQL. It skips the tests that start their
+# own servers and databases whatever the pass (marked `own_servers`): `make test` runs those.
 test-pg: install-dev
-	GOBANG_TEST_LIVE_STORE=redis GOBANG_REQUIRE_CLUSTER=1 \
+	GOBANG_TEST_LIVE_STORE=redis GOBANG_REQUIRE_CLUSTER=1 GOBANG_TEST_PASS=postgresql \
 		WORKERS=$(WORKERS) PY=$(PY) bash .ci/with-postgres bash tests/run $(PG_PYTEST_ARGS) \
 		$(PYTEST_ARGS)
 

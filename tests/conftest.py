@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,18 @@ from tests.support.databases import Databases, databases_for
 
 pytest_plugins = ["tests.support.live", "tests.support.browser", "tests.support.nginx",
                   "tests.support.redis", "tests.support.cluster"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The PostgreSQL pass (make test-pg) skips the tests that start their own servers and
+    databases whatever the pass (`own_servers`): they would only run again what `make test`
+    has run, about 90 s of CI (make cluster's tests, the one-process bench smoke tests)."""
+    if os.environ.get("GOBANG_TEST_PASS") != "postgresql":
+        return
+    skip = pytest.mark.skip(reason="the same in both passes: the SQLite pass (make test) runs it")
+    for item in items:
+        if item.get_closest_marker("own_servers"):
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

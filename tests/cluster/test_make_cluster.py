@@ -31,6 +31,8 @@ URL_LINE = re.compile(r"^Gobang: (http://127\.0\.0\.1:\d+)/ ")
 # Every process the cluster starts inherits its environment, wherever it ends up.
 MARK = "GOBANG_CLUSTER_TEST_MARK"
 HANDSHAKE = "EIO=4&transport=polling"
+# The script starts its own PostgreSQL and Redis, whatever the pass.
+pytestmark = [pytest.mark.own_servers]
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 

@@ -17,6 +17,7 @@ from tests.support.databases import SERVER_ENV
 pytestmark = [pytest.mark.live, pytest.mark.serial]
 
 
+@pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 @pytest.mark.parametrize("client", ["socketio", "lean"])
 def test_single_game_bench_reports_sane_figures(client):
     report = load.main(["--scenario", "single", "--duration", "1.5", "--drain", "0.5",
@@ -36,6 +37,7 @@ def test_single_game_bench_reports_sane_figures(client):
     assert report["ratio_moves_per_s"] > 0
 
 
+@pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_throughput_bench_plays_the_relay_and_gobang_in_turns():
     report = load.main(["--scenario", "throughput", "--games", "4", "--duration", "2",
                         "--rounds", "2", "--drain", "0.5"])
@@ -65,6 +67,7 @@ def test_a_pace_with_windows_holds_moves_until_the_next_one(every, last_move_at,
     assert pace.delay(last_move_at, now) == pytest.approx(delay)
 
 
+@pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_computer_bench_reports_the_computers_replies_beside_the_human_games():
     report = load.main(["--scenario", "computer", "--computer-games", "2", "--computer-level",
                         "1", "--games", "2", "--duration", "3", "--drain", "8", "--no-relay"])
@@ -150,6 +153,7 @@ def test_idle_hall_on_two_processes_reports_memory_and_fresh_views():
     assert arrivals["clients_matching"] == arrivals["clients_checked"] == 20
 
 
+@pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_idle_hall_on_one_process_holds_its_connections_and_their_copies_follow_the_churn():
     report = load.main(["--scenario", "idle", "--connections", "80", "--workers", "1",
                         "--duration", "1", "--settle", "3", "--changes-per-second", "4",
