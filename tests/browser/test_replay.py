@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -107,3 +109,23 @@ def test_profile_chart_and_replay_link_lead_to_the_replay(
     page.get_by_test_id("replay-link").click()
     page.wait_for_url(f"{live_server.url}/game/{finished_game}/replay")
     expect_stones(page, 9)
+
+
+def test_a_step_clicked_while_the_script_still_loads_is_not_lost(live_server, new_page,
+                                                                 finished_game):
+    """The step buttons are served disabled and enabled by replay.js once it has wired them:
+    a click before that waited instead of doing nothing (the counter stayed on the last move;
+    tests/browser/test_i18n.py failed so once in CI)."""
+    page = new_page()
+
+    def slowly(route) -> None:
+        time.sleep(1.5)  # the script arrives late, as on a busy machine
+        route.continue_()
+
+    path = f"/game/{finished_game}/replay"
+    log_in(page, live_server.url, "ann", path)
+    page.route(lambda url: "/static/js/replay.js" in url, slowly)
+    # As after following a link: the page is there, its script not yet run.
+    page.goto(live_server.url + path, wait_until="commit")
+    page.get_by_test_id("replay-back").click()
+    expect_stones(page, 8)
