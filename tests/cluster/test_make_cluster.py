@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 import requests
-import socketio
 
+from tests.support.cluster import join_following_moves
 from tests.support.games import BLACK_FIVE
 from tests.support.live import PASSWORD, ROOT, LiveClient, wait_until
 from tests.support.nginx import nginx_binary
@@ -219,25 +219,9 @@ class Site:
 
     def join(self, http: requests.Session, game_id: int, via: str,
              deadline: float) -> tuple[LiveClient, dict[str, Any], str]:
-        """What the room page does: join through `via`, follow `moved` to the game's process,
-        and start again from `via` when that process is not there (yet) or the game is
-        between processes (`conflict`). Its room connection, join_game's state, the path."""
-        path, last = via, None
-        while time.monotonic() < deadline:
-            try:
-                client = self.connect(http, "/room", path)
-            except socketio.exceptions.ConnectionError as error:
-                path, last = via, error
-                time.sleep(0.1)
-                continue
-            ack = client.ask("join_game", {"game_id": game_id})
-            if ack.get("ok"):
-                return client, ack["state"], path
-            client.disconnect()
-            path, last = (ack["path"].strip("/"), ack) if ack["error"] == "moved" else (via, ack)
-            assert ack["error"] in ("moved", "conflict"), ack
-            time.sleep(0 if ack["error"] == "moved" else 0.1)
-        raise AssertionError(f"could not join game {game_id}: {last}")
+        """What the room page does, through nginx (tests/support/cluster.py)."""
+        return join_following_moves(self.connect, http, game_id, via,
+                                    deadline - time.monotonic())
 
     def sit(self, table: Table, via: str, timeout: float) -> dict[str, Any]:
         """Both players in the game's room (black first, through `via`); black's state."""

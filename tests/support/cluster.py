@@ -12,7 +12,6 @@ import math
 import os
 import resource
 import signal
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import requests
 import socketio
 
 from tests.support.databases import Databases
-from tests.support.live import LiveClient, LiveServer, show_log_on_failure
+from tests.support.live import LiveClient, LiveServer, show_log_on_failure, wait_until
 from tests.support.nginx import DEPLOY, Nginx, _temp_paths
 from tests.support.redis import RedisServer
 from tests.support.required import missing
@@ -160,33 +159,40 @@ class Cluster:
 
     def join(self, http: requests.Session, game_id: int, timeout: float = 15,
              via: str = DEFAULT_PATH) -> tuple[LiveClient, dict[str, Any], str]:
-        """What the room page does: join through the site's one path (or `via`, e.g.
-        "p2/socket.io", one process's own), follow `moved` to the game's process, and when
-        that process is gone start again from there (a game whose process died is adopted
-        after its lease runs out: `conflict` until then). Returns the room client,
-        join_game's state and the path it reached."""
-        deadline = time.monotonic() + timeout
-        path, last = via, None
-        while time.monotonic() < deadline:
-            try:
-                client = self.connect(http, "/room", path)
-            except socketio.exceptions.ConnectionError as error:
-                path, last = via, error
-                time.sleep(0.1)
-                continue
-            ack = client.ask("join_game", {"game_id": game_id})
-            if ack.get("ok"):
-                return client, ack["state"], path
-            client.disconnect()
-            last = ack
-            if ack.get("error") == "moved":
-                path = ack["path"].strip("/")
-            elif ack.get("error") == "conflict":
-                path = via
-                time.sleep(0.1)
-            else:
-                raise AssertionError(f"join_game refused: {ack}")
-        raise AssertionError(f"could not join game {game_id} within {timeout}s: {last}")
+        """What the room page does (join_following_moves), through the site's one path or
+        `via`, e.g. "p2/socket.io", one process's own."""
+        return join_following_moves(self.connect, http, game_id, via, timeout)
+
+
+def join_following_moves(connect: Callable[[requests.Session, str, str], LiveClient],
+                         http: requests.Session, game_id: int, via: str,
+                         timeout: float) -> tuple[LiveClient, dict[str, Any], str]:
+    """What the room page does: join through `via`, follow `moved` to the game's process, and
+    start again from `via` when that process is not there (yet) or the game is between
+    processes (a game whose process died is adopted after its lease runs out: `conflict`
+    until then). Returns the room client, join_game's state and the path it reached.
+    `connect(http, namespace, path)` opens a client."""
+    tried: dict[str, Any] = {"path": via, "last": None, "joined": None}
+
+    def joined() -> bool:
+        try:
+            client = connect(http, "/room", tried["path"])
+        except socketio.exceptions.ConnectionError as error:
+            tried.update(path=via, last=error)
+            return False
+        ack = client.ask("join_game", {"game_id": game_id})
+        if ack.get("ok"):
+            tried["joined"] = (client, ack["state"], tried["path"])
+            return True
+        client.disconnect()
+        assert ack.get("error") in ("moved", "conflict"), f"join_game refused: {ack}"
+        moved = ack["error"] == "moved"
+        tried.update(path=ack["path"].strip("/") if moved else via, last=ack)
+        return False
+
+    if not wait_until(joined, timeout):
+        raise AssertionError(f"could not join game {game_id} within {timeout}s: {tried['last']}")
+    return tried["joined"]
 
 
 def owner_of(redis: RedisServer, game_id: int) -> str | None:
