@@ -45,7 +45,10 @@ def screenshot(page, name: str) -> None:
 
 def assert_no_sideways_scroll(page) -> None:
     """Nothing sticks out sideways. A mobile browser widens its layout viewport (innerWidth) to
-    fit content that does, so both are held to the device's width."""
+    fit content that does, so both are held to the device's width. Measured after the page's
+    load event: a link's navigation returns once the new page's markup is in, and until
+    site.css arrives the unstyled profile is 466 px wide (a CI run measured it so)."""
+    page.wait_for_load_state("load")
     widths = page.evaluate(
         "({scroll: document.scrollingElement.scrollWidth, inner: window.innerWidth})")
     device = page.viewport_size["width"]

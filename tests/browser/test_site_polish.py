@@ -19,7 +19,9 @@ LEADERBOARD = {"en-US": "Leaderboard", "zh-CN": "排行榜"}
 
 
 def tops_of_the_bar(page) -> list[float]:
-    """The top edge of everything drawn on the header's bar (not inside the open menu)."""
+    """The top edge of everything drawn on the header's bar (not inside the open menu), once
+    the stylesheet has applied (see assert_no_sideways_scroll)."""
+    page.wait_for_load_state("load")
     return page.evaluate("""() => [...document.querySelectorAll(
         '.topbar > .brand, .topbar .topnav > a, .topbar .site-menu > summary')]
         .filter(el => el.getClientRects().length)
