@@ -9,7 +9,7 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from gobang.extensions import db
-from gobang.vocabulary import color_of
+from gobang.vocabulary import PROVISIONAL_DEVIATION, color_of
 
 DELETED_NAME = "deleted user"
 
@@ -54,6 +54,11 @@ class User(UserMixin, db.Model):
     # (gobang.services.computer): they never log in, play rated games or show in the ladder.
     computer_level: Mapped[int | None] = mapped_column(unique=True, index=True)
 
+    # Read-only here: results change ratings with UPDATEs in their own transaction
+    # (gobang.services.ratings.stored).
+    ratings: Mapped[list[CategoryRating]] = relationship(
+        order_by="CategoryRating.category", viewonly=True)
+
     @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive users
         return not (self.banned or self.deleted or self.computer_level is not None)
@@ -70,6 +75,7 @@ class User(UserMixin, db.Model):
             "wins": self.wins,
             "losses": self.losses,
             "draws": self.draws,
+            "ratings": {rating.category: rating.summary() for rating in self.ratings},
         }
 
 
@@ -104,6 +110,16 @@ class Game(db.Model):
     ended_at: Mapped[datetime | None]
     # The computer's level when one side is the computer: such games are unrated.
     computer_level: Mapped[int | None]
+    # The rating category it counted in (`renju:blitz`, gobang.services.ratings.categories),
+    # set with the result; the players' category ratings before and after (NULL for games
+    # that changed none: unrated, aborted, or from before ratings per category).
+    category: Mapped[str | None] = mapped_column(String(24))
+    black_rating_before: Mapped[float | None]
+    black_rating_after: Mapped[float | None]
+    white_rating_before: Mapped[float | None]
+    white_rating_after: Mapped[float | None]
+    black_deviation_after: Mapped[float | None]
+    white_deviation_after: Mapped[float | None]
 
     black: Mapped[User] = relationship(foreign_keys=[black_id])
     white: Mapped[User] = relationship(foreign_keys=[white_id])
@@ -124,6 +140,33 @@ class Game(db.Model):
     __table_args__ = (
         Index("ix_games_black_id", "black_id"),
         Index("ix_games_white_id", "white_id"),
+    )
+
+
+class CategoryRating(db.Model):
+    """A player's Glicko-2 rating in one category (ruleset x speed). A row exists from the
+    player's first rated game in the category; before that the player stands at the start."""
+
+    __tablename__ = "ratings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    category: Mapped[str] = mapped_column(String(24))
+    rating: Mapped[float]
+    deviation: Mapped[float]
+    volatility: Mapped[float]
+    games: Mapped[int] = mapped_column(default=0)
+    # The last game that changed it: the deviation grows with the time since.
+    rated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def summary(self) -> dict:
+        """As `/api/me`, `hello.me` and profiles send it (docs/protocol.md, "Ratings")."""
+        return {"rating": round(self.rating), "rd": round(self.deviation), "games": self.games,
+                "provisional": self.deviation >= PROVISIONAL_DEVIATION}
+
+    __table_args__ = (
+        UniqueConstraint("user_id", "category", name="uq_ratings_user_category"),
+        Index("ix_ratings_category_rating", "category", "rating"),
     )
 
 

@@ -11,7 +11,7 @@ from enum import StrEnum
 from gobang.rules import BLACK, COLORS, RULESETS, WHITE, opponent
 
 __all__ = ["BLACK", "COLORS", "RULESETS", "WHITE", "Namespace", "Reason", "Status",
-           "UNSCORED_REASONS", "color_of", "opponent"]
+           "UNSCORED_REASONS", "PROVISIONAL_DEVIATION", "color_of", "opponent"]
 
 
 class Namespace(StrEnum):
@@ -39,6 +39,10 @@ class Reason(StrEnum):
 
 # An aborted game changes nobody's score or counters.
 UNSCORED_REASONS = frozenset({Reason.ABORTED})
+
+# A category rating whose deviation is at least this is provisional, shown with "?"
+# (lichess's 110): the ratings' arithmetic and the models that show them agree on it here.
+PROVISIONAL_DEVIATION = 110.0
 
 
 def color_of(black_id: int, white_id: int, user_id: int | None) -> str | None:

@@ -14,7 +14,13 @@ from flask_babel import get_locale, gettext
 
 from gobang.extensions import babel
 from gobang.i18n.js_messages import JS_MESSAGES
-from gobang.i18n.labels import color_label, outcome_label, reason_label, ruleset_label
+from gobang.i18n.labels import (
+    category_label,
+    color_label,
+    outcome_label,
+    reason_label,
+    ruleset_label,
+)
 
 DEFAULT_LANGUAGE = "en"
 # Locale id -> the language's name in itself, as the switcher shows it.
@@ -87,6 +93,7 @@ def init_app(app: Flask) -> None:
             "languages": LANGUAGES,
             "js_catalogue": js_catalogue,
             "language_switch_url": language_switch_url,
+            "category_label": category_label,
             "color_label": color_label,
             "outcome_label": outcome_label,
             "reason_label": reason_label,

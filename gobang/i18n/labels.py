@@ -12,6 +12,14 @@ RULESETS = {
     "standard": lazy_gettext("standard"),
     "renju": lazy_gettext("renju"),
 }
+# A rating category's speed (gobang.services.ratings.categories).
+SPEEDS = {
+    "bullet": lazy_gettext("bullet"),
+    "blitz": lazy_gettext("blitz"),
+    "rapid": lazy_gettext("rapid"),
+    "classical": lazy_gettext("classical"),
+    "untimed": lazy_gettext("untimed"),
+}
 # As a player saw the game (services.players.outcome_for).
 OUTCOMES = {
     "win": lazy_gettext("win"),
@@ -49,6 +57,12 @@ def color_label(color: str | None) -> str:
 
 def ruleset_label(ruleset: str | None) -> str:
     return _label(RULESETS, ruleset)
+
+
+def category_label(category: str | None) -> str:
+    """`renju:blitz` -> "renju blitz" in the request's language."""
+    ruleset, _, speed = (category or "").partition(":")
+    return f"{ruleset_label(ruleset)} {_label(SPEEDS, speed)}".strip()
 
 
 def outcome_label(outcome: str | None) -> str:

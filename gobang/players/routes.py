@@ -6,6 +6,9 @@ from flask import Blueprint, abort, current_app, render_template, request
 from flask_login import current_user
 
 from gobang.services.history import players
+from gobang.services.ratings import board as boards
+from gobang.services.ratings.categories import is_category
+from gobang.services.ratings.glicko2 import LICHESS
 from gobang.services.registry import services
 
 bp = Blueprint("players", __name__)
@@ -53,4 +56,19 @@ def leaderboard() -> str:
         my_rank=my_rank,
         my_page=players.leaderboard_page_of(my_rank) if my_rank else None,
         min_games=players.RANKED_MIN_GAMES,
+        categories=boards.ranked_categories(),
     )
+
+
+@bp.route("/leaderboard/<category>")
+def category_leaderboard(category: str) -> str:
+    """One tab of the leaderboard: a category's settled ratings. A category nobody is ranked
+    in (yet) shows an empty board; a name that is no category is not found."""
+    if not is_category(category):
+        abort(404)
+    found = boards.category_board(category, page_arg())
+    if found is None:
+        abort(404)
+    return render_template(
+        "players/category_board.html", board=found, category=category, me=viewer_id(),
+        categories=boards.ranked_categories(), ranked_up_to=round(LICHESS.ranked_up_to))

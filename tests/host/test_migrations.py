@@ -98,3 +98,64 @@ def test_every_migration_can_be_undone_and_redone(migration_app):
     assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
     upgrade()
     assert "admin_commands" in inspect(db.engine).get_table_names()
+
+
+BEFORE_RATINGS = "f3a4b5c6d7e8"
+BLITZ = {"clock_initial_ms": 180_000, "clock_increment_ms": 2_000}
+UNTIMED = {"clock_initial_ms": None, "clock_increment_ms": None}
+
+
+def fill_before_ratings() -> None:
+    """ann (Elo 1100) and bo (900) with a rated renju game without a clock, a rated blitz
+    freestyle game, an aborted one and one in play; ann against the computer too."""
+    db.session.execute(text(
+        "INSERT INTO users (id, username, username_key, password_hash, score, games, wins,"
+        " losses, draws, banned, deleted, created_at, last_seen_at, session_generation,"
+        " computer_level) VALUES (:id, :name, :name, 'hash', :score, 0, 0, 0, 0, false, false,"
+        " :when, :when, 0, :level)"), [
+        {"id": 1, "name": "ann", "score": 1100, "level": None, "when": WHEN},
+        {"id": 2, "name": "bo", "score": 900, "level": None, "when": WHEN},
+        {"id": 3, "name": "computer-3", "score": 1000, "level": 3, "when": WHEN}])
+    games = [(1, "renju", "finished", "resign", 2, None, UNTIMED),
+             (2, "freestyle", "finished", "five", 2, None, BLITZ),
+             (3, "freestyle", "finished", "aborted", 2, None, BLITZ),
+             (4, "freestyle", "playing", None, 2, None, BLITZ),
+             (5, "freestyle", "finished", "five", 3, 3, BLITZ)]
+    db.session.execute(text(
+        "INSERT INTO games (id, ruleset, status, reason, black_id, white_id, computer_level,"
+        " clock_initial_ms, clock_increment_ms, black_undos, white_undos, created_at,"
+        " started_at, ended_at) VALUES (:id, :ruleset, :status, :reason, 1, :white, :level,"
+        " :clock_initial_ms, :clock_increment_ms, 0, 0, :when, :when, :when)"),
+        [{"id": game_id, "ruleset": ruleset, "status": status, "reason": reason,
+          "white": white, "level": level, "when": WHEN, **clock}
+         for game_id, ruleset, status, reason, white, level, clock in games])
+    db.session.commit()
+
+
+def test_ratings_per_category_are_seeded_from_the_elo_score(migration_app):
+    from gobang.services.ratings.glicko2 import settled
+
+    upgrade(revision=BEFORE_RATINGS)
+    fill_before_ratings()
+    upgrade()
+    ratings = db.session.execute(text(
+        "SELECT user_id, category, rating, deviation, games FROM ratings"
+        " ORDER BY user_id, category")).all()
+    one_game = round(settled(1).deviation, 6)
+    assert [(*row[:3], round(row.deviation, 6), row.games) for row in ratings] == [
+        (1, "freestyle:blitz", 1600.0, one_game, 1), (1, "renju:untimed", 1600.0, one_game, 1),
+        (2, "freestyle:blitz", 1400.0, one_game, 1), (2, "renju:untimed", 1400.0, one_game, 1)]
+    categories = db.session.execute(text(
+        "SELECT id, category, black_rating_after FROM games ORDER BY id")).all()
+    assert [tuple(row) for row in categories] == [
+        (1, "renju:untimed", None), (2, "freestyle:blitz", None), (3, None, None),
+        (4, None, None), (5, None, None)]
+
+
+@pytest.mark.parametrize(("games", "provisional", "ranked"), [
+    (1, True, False), (10, True, False), (11, False, False), (50, False, True)])
+def test_a_seeded_deviation_narrows_with_the_games_behind_it(games, provisional, ranked):
+    from gobang.services.ratings.glicko2 import settled
+
+    rating = settled(games)
+    assert (rating.provisional(), rating.ranked()) == (provisional, ranked)

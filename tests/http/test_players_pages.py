@@ -7,6 +7,8 @@ import re
 import pytest
 from flask import render_template
 
+from gobang.extensions import db
+from gobang.models import CategoryRating
 from gobang.services.history.players import hall_summary, score_chart
 from tests.support.forms import register
 from tests.support.games import add_user, delete_user, finish_game, set_columns, user_id
@@ -46,6 +48,17 @@ def test_profile_shows_the_counters(client, alice_played):
     # +30, then -35 (from 1030 against 970), then +1 for a draw against the higher-rated bob.
     assert stats == {"username": "alice", "score": "996", "games": "3", "wins": "1",
                      "losses": "1", "draws": "1", "win-rate": "33%"}
+
+
+def test_profile_shows_a_provisional_rating_per_category(app, client, alice_played):
+    ratings = by_testid(page_of(client, "/u/alice"), "profile-rating")
+    assert [(r.attrs["data-category"], r.attrs["data-provisional"]) for r in ratings] == [
+        ("freestyle:untimed", "true")]
+    assert re.fullmatch(r"freestyle untimed 1\d{3}\? 3 games", ratings[0].text)
+
+
+def test_profile_without_rated_games_lists_no_ratings(client, alice_and_bob):
+    assert by_testid(page_of(client, "/u/alice"), "profile-ratings") == []
 
 
 @pytest.mark.parametrize("path", ["/u/ALICE", "/u/Alice", "/u/alice"])
@@ -277,6 +290,66 @@ def test_viewer_ranked_on_a_later_page_gets_a_link_to_it(app, client, fifty_five
     page = page_of(client, "/leaderboard")
     assert text(page, "my-rank") == "Your rank: 56 · show me"
     assert 'href="/leaderboard?page=2"' in page
+
+
+# ---------- the leaderboard of a category ----------
+
+def rated(app, name: str, category: str, rating: float, deviation: float = 60.0,
+          games: int = 30, **user_columns: object) -> int:
+    """A player with a rating in `category` (settled: deviation 60, unless told)."""
+    user = add_user(app, name, **user_columns)
+    with app.app_context():
+        db.session.add(CategoryRating(user_id=user, category=category, rating=rating,
+                                      deviation=deviation, volatility=0.06, games=games))
+        db.session.commit()
+    return user
+
+
+def category_rows(page: str) -> list[tuple[str, str, str, str]]:
+    return list(zip(texts(page, "leader-rank"), texts(page, "leader-name"),
+                    texts(page, "leader-rating"), texts(page, "leader-games"), strict=True))
+
+
+def test_a_category_ranks_settled_ratings_best_first_sharing_equal_ones(app, client):
+    rated(app, "mid", "renju:blitz", 1650.2)
+    rated(app, "top", "renju:blitz", 1802.4, games=80)
+    rated(app, "tie", "renju:blitz", 1649.9, games=12)
+    assert category_rows(page_of(client, "/leaderboard/renju:blitz")) == [
+        ("1", "top", "1802", "80"), ("2", "mid", "1650", "30"), ("2", "tie", "1650", "12")]
+
+
+@pytest.mark.parametrize(("deviation", "columns", "listed"), [
+    (75.0, {}, True), (75.1, {}, False), (200.0, {}, False),
+    (60.0, {"deleted": True}, False), (60.0, {"computer_level": 4}, False)])
+def test_a_category_lists_only_settled_ratings_of_live_players(app, client, deviation, columns,
+                                                               listed):
+    rated(app, "anchor", "renju:blitz", 1500)
+    rated(app, "tested", "renju:blitz", 1900, deviation=deviation, **columns)
+    names = texts(page_of(client, "/leaderboard/renju:blitz"), "leader-name")
+    assert ("tested" in names) is listed
+
+
+def test_the_tabs_are_all_games_then_each_category_with_ranked_players(app, client):
+    rated(app, "ann", "renju:blitz", 1600)
+    rated(app, "bo", "freestyle:rapid", 1600)
+    rated(app, "cy", "standard:bullet", 1600, deviation=300)
+    for path, current in (("/leaderboard", ""), ("/leaderboard/renju:blitz", "renju:blitz")):
+        tabs = by_testid(page_of(client, path), "board-tab")
+        assert [tab.attrs["data-category"] for tab in tabs] == [
+            "", "freestyle:rapid", "renju:blitz"]
+        assert [tab.attrs["data-category"] for tab in tabs
+                if tab.attrs.get("aria-current") == "page"] == [current]
+
+
+def test_a_category_nobody_is_ranked_in_is_an_empty_board(client):
+    page = page_of(client, "/leaderboard/standard:classical")
+    assert text(page, "leaderboard-empty") == "Nobody is ranked yet."
+
+
+@pytest.mark.parametrize("path", ["/leaderboard/renju", "/leaderboard/chess:blitz",
+                                  "/leaderboard/renju:slow", "/leaderboard/renju:blitz?page=2"])
+def test_a_name_that_is_no_category_or_a_page_past_the_end_is_404(client, path):
+    assert client.get(path).status_code == 404
 
 
 # ---------- the hall's top ten ----------

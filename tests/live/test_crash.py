@@ -18,6 +18,11 @@ def me(live_server, http) -> dict:
     return http.get(live_server.url + "/api/me").json()
 
 
+def rated_games(me: dict) -> int:
+    """Games counted in the player's ratings, all categories."""
+    return sum(line["games"] for line in me["ratings"].values())
+
+
 def test_game_in_play_survives_sigkill_and_finishes_normally(live_server):
     black, white, game_id = matched_pair(live_server)
     play(black, white, game_id, BLACK_FIVE[:3])
@@ -55,6 +60,7 @@ def test_finished_results_are_kept_once_across_a_crash(live_server):
     after = me(live_server, black[0]), me(live_server, white[0])
     assert after == before
     assert after[0]["games"] == 1
+    assert rated_games(after[0]) == rated_games(after[1]) == 1
     record = black[0].get(f"{live_server.url}/api/games/{game_id}").json()
     assert record["status"] == "finished"
 
@@ -77,9 +83,13 @@ def test_a_crash_right_after_the_winning_move_never_leaves_an_unfinishable_game(
         time.sleep(delays.uniform(0, 0.01))
         live_server.crash_and_restart()
         record = black[0].get(f"{live_server.url}/api/games/{game_id}").json()
-        if len(record["moves"]) == len(BLACK_FIVE):
+        won = len(record["moves"]) == len(BLACK_FIVE)
+        if won:
             assert record["status"] == "finished", record
             assert (record["result"]["winner"], record["result"]["reason"]) == ("black", "five")
         else:
             assert len(record["moves"]) == len(BLACK_FIVE) - 1
             assert record["status"] == "playing"
+        # The score and the category rating moved with the result, or neither did.
+        assert rated_games(me(live_server, black[0])) == (1 if won else 0)
+        assert me(live_server, black[0])["games"] == (1 if won else 0)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from sqlalchemy import select
 
@@ -12,6 +10,7 @@ from gobang.models import Game, User
 from gobang.services.play.results import Ending, save_result
 from gobang.services.registry import build_services
 from tests.support.clock import FakeClock
+from tests.support.threads import at_once
 
 
 @pytest.fixture
@@ -49,20 +48,9 @@ def test_second_ending_changes_nothing(app, two_users, game_id):
 
 
 def test_racing_endings_count_exactly_once(app, two_users, game_id):
-    outcomes = []
-    barrier = threading.Barrier(8)
-
-    def end(winner):
-        with app.app_context():
-            barrier.wait()
-            outcomes.append(save_result(game_id, *two_users, Ending(winner, "five"), 60, None))
-            db.session.remove()
-
-    threads = [threading.Thread(target=end, args=(c,)) for c in ["black", "white"] * 4]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = at_once(
+        app, lambda winner: save_result(game_id, *two_users, Ending(winner, "five"), 60, None),
+        [("black",), ("white",)] * 4)
     assert sum(o is not None for o in outcomes) == 1
     black, white = counters(app, two_users[0]), counters(app, two_users[1])
     assert black[1] == white[1] == 1
@@ -140,19 +128,9 @@ def test_two_games_of_one_player_ending_at_once_lose_no_score(app):
         db.session.add_all(games)
         db.session.commit()
         pairs = [(game.id, game.white_id) for game in games]
-    barrier = threading.Barrier(len(pairs))
-
-    def end(game_id, white_id):
-        with app.app_context():
-            barrier.wait()
-            save_result(game_id, ann, white_id, Ending("black", "five"), 60, None)
-            db.session.remove()
-
-    threads = [threading.Thread(target=end, args=pair) for pair in pairs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    at_once(app, lambda game_id, white_id: save_result(game_id, ann, white_id,
+                                                       Ending("black", "five"), 60, None),
+            pairs)
     scores = [counters(app, user_id)[0] for user_id in (ann, *others)]
     assert sum(scores) == 3000
     assert counters(app, ann)[1:3] == (2, 2)

@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from gobang.extensions import db, socketio
 from gobang.models import Move
+from tests.support.ratings import first_game_ratings
 
 
 def play(black, white, game_id, moves):
@@ -190,7 +191,8 @@ def test_five_in_a_row_ends_the_game_with_line_and_scores(game_between, app):
         "winner": "black", "winner_id": black.id, "reason": "five",
         "line": [[7, 3], [7, 4], [7, 5], [7, 6], [7, 7]],
         "scores": {"black": {"before": 1000, "after": 1030},
-                   "white": {"before": 1000, "after": 970}}},
+                   "white": {"before": 1000, "after": 970}},
+        "ratings": first_game_ratings("freestyle:rapid", winner="black")},
         "clocks": {"black_ms": 620_000, "white_ms": 620_000}}]
     assert black.http.get("/api/me").get_json()["score"] == 1030
     me = white.http.get("/api/me").get_json()

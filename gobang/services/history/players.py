@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, or_, select
@@ -11,6 +10,7 @@ from sqlalchemy.orm import selectinload
 from gobang.extensions import db
 from gobang.models import Game, User
 from gobang.rules import BLACK, WHITE
+from gobang.services.paging import Page, page_count
 from gobang.vocabulary import UNSCORED_REASONS
 
 GAMES_PER_PAGE = 20
@@ -19,28 +19,6 @@ COMPUTER_GAMES_SHOWN = 10
 PLAYERS_PER_PAGE = 50
 # A player enters the leaderboard after this many finished, scored games.
 RANKED_MIN_GAMES = 5
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of a list; `number` counts from 1 and `pages` is never below 1."""
-
-    items: list[dict[str, Any]]
-    number: int
-    pages: int
-    total: int
-
-    @property
-    def has_prev(self) -> bool:
-        return self.number > 1
-
-    @property
-    def has_next(self) -> bool:
-        return self.number < self.pages
-
-
-def page_count(total: int, per_page: int) -> int:
-    return max(1, -(-total // per_page))
 
 
 def win_rate(wins: int, games: int) -> int | None:

@@ -1,9 +1,11 @@
-"""Saving a game's end: result, Elo changes and the players' counters, exactly once."""
+"""Saving a game's end: result, Elo changes, category ratings and the players' counters,
+exactly once."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -11,6 +13,8 @@ from sqlalchemy import insert, select, update
 from gobang.extensions import db
 from gobang.models import Game, Move, User, utcnow
 from gobang.services.play.ratings import elo
+from gobang.services.ratings.categories import Category, category_of
+from gobang.services.ratings.stored import Change, rate_game, rating_payload
 from gobang.vocabulary import BLACK, UNSCORED_REASONS, WHITE, Status
 
 
@@ -51,8 +55,9 @@ def save_result(
     players (another game of theirs ending) cannot be lost. An unrated game (against the
     computer) changes neither scores nor the games/wins/losses counters."""
     winner_id = {BLACK: black_id, WHITE: white_id}.get(ending.winner or "")
+    ended_at = utcnow()
     try:
-        if not _claim(game_id, ending, winner_id, clocks):
+        if not _claim(game_id, ending, winner_id, clocks, ended_at):
             db.session.rollback()
             return None
         if move is not None:
@@ -60,9 +65,13 @@ def save_result(
         before = _locked_scores(black_id, white_id)
         scored = rated and ending.reason not in UNSCORED_REASONS
         after = _scores_after(before, ending, k) if scored else dict(before)
+        category = _category(game_id)
+        ratings = (rate_game(category, black_id, white_id, _points(ending.winner), ended_at)
+                   if scored else None)
         db.session.execute(update(Game).where(Game.id == game_id).values(
             black_score_before=before[BLACK], black_score_after=after[BLACK],
-            white_score_before=before[WHITE], white_score_after=after[WHITE]))
+            white_score_before=before[WHITE], white_score_after=after[WHITE],
+            category=category.key, **_rating_columns(ratings)))
         if scored:
             for color, user_id in ((BLACK, black_id), (WHITE, white_id)):
                 db.session.execute(update(User).where(User.id == user_id).values(
@@ -72,17 +81,17 @@ def save_result(
     except Exception:
         db.session.rollback()
         raise
-    return result_payload(ending, winner_id, before, after)
+    return result_payload(ending, winner_id, before, after, category.key, _lines(ratings))
 
 
 def _claim(game_id: int, ending: Ending, winner_id: int | None,
-           clocks: dict[str, int] | None) -> bool:
+           clocks: dict[str, int] | None, ended_at: datetime) -> bool:
     claimed = db.session.execute(
         update(Game)
         .where(Game.id == game_id, Game.status != Status.FINISHED)
         .values(
             status=Status.FINISHED, winner=ending.winner, winner_id=winner_id,
-            reason=ending.reason, line=ending.line, ended_at=utcnow(),
+            reason=ending.reason, line=ending.line, ended_at=ended_at,
             **({"black_ms": clocks["black_ms"], "white_ms": clocks["white_ms"]}
                if clocks else {}),
         )
@@ -102,6 +111,33 @@ def _locked_scores(black_id: int, white_id: int) -> dict[str, int]:
     return {BLACK: scores[black_id], WHITE: scores[white_id]}
 
 
+def _category(game_id: int) -> Category:
+    ruleset, initial_ms, increment_ms = db.session.execute(
+        select(Game.ruleset, Game.clock_initial_ms, Game.clock_increment_ms)
+        .where(Game.id == game_id)).one()
+    clock = None if initial_ms is None else (initial_ms // 1000, (increment_ms or 0) // 1000)
+    return category_of(ruleset, clock)
+
+
+def _rating_columns(ratings: dict[str, Change] | None) -> dict[str, float]:
+    if ratings is None:
+        return {}
+    columns: dict[str, float] = {}
+    for color in (BLACK, WHITE):
+        change = ratings[color]
+        columns |= {f"{color}_rating_before": change.before.rating,
+                    f"{color}_rating_after": change.after.rating,
+                    f"{color}_deviation_after": change.after.deviation}
+    return columns
+
+
+def _lines(ratings: dict[str, Change] | None) -> dict[str, dict[str, Any]] | None:
+    if ratings is None:
+        return None
+    return {color: rating_payload(change.before.rating, change.after.rating,
+                                  change.after.deviation) for color, change in ratings.items()}
+
+
 def _scores_after(before: dict[str, int], ending: Ending, k: int) -> dict[str, int]:
     if ending.reason in UNSCORED_REASONS:
         return dict(before)
@@ -110,8 +146,12 @@ def _scores_after(before: dict[str, int], ending: Ending, k: int) -> dict[str, i
 
 
 def result_payload(
-    ending: Ending, winner_id: int | None, before: dict[str, int], after: dict[str, int]
+    ending: Ending, winner_id: int | None, before: dict[str, int], after: dict[str, int],
+    category: str | None, ratings: Mapping[str, Mapping[str, Any]] | None,
 ) -> dict[str, Any]:
+    """`scores`: the all-games score (Elo) as before; `ratings`: each side's line in the
+    game's category (stored.rating_payload), or None when the game changed none (unrated,
+    aborted, or ended before ratings per category)."""
     return {
         "winner": ending.winner,
         "winner_id": winner_id,
@@ -121,4 +161,5 @@ def result_payload(
             BLACK: {"before": before[BLACK], "after": after[BLACK]},
             WHITE: {"before": before[WHITE], "after": after[WHITE]},
         },
+        "ratings": None if ratings is None else {"category": category, **ratings},
     }

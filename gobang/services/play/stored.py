@@ -9,6 +9,7 @@ from gobang.models import Game
 from gobang.rules import BLACK, WHITE
 from gobang.rules import Game as RulesGame
 from gobang.services.play.results import Ending, result_payload
+from gobang.services.ratings.stored import rating_payload
 
 
 def _iso(moment) -> str | None:
@@ -21,7 +22,19 @@ def stored_result(game: Game) -> dict[str, Any] | None:
     before = {BLACK: game.black_score_before, WHITE: game.white_score_before}
     after = {BLACK: game.black_score_after, WHITE: game.white_score_after}
     ending = Ending(game.winner, game.reason or "", game.line)
-    return result_payload(ending, game.winner_id, before, after)
+    return result_payload(ending, game.winner_id, before, after, game.category,
+                          _rating_lines(game))
+
+
+def _rating_lines(game: Game) -> dict[str, dict[str, Any]] | None:
+    if game.black_rating_after is None or game.white_rating_after is None:
+        return None
+    return {
+        BLACK: rating_payload(game.black_rating_before, game.black_rating_after,
+                              game.black_deviation_after),
+        WHITE: rating_payload(game.white_rating_before, game.white_rating_after,
+                              game.white_deviation_after),
+    }
 
 
 def _player(user, score: int | None) -> dict[str, Any]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gobang.vocabulary import RULESETS
+
 # Moves a game is expected to last, for its duration: lichess's figure for chess.
 EXPECTED_MOVES = 40
 
@@ -46,3 +48,9 @@ class Category:
 
 def category_of(ruleset: str, time_control: tuple[int, int] | None) -> Category:
     return Category(ruleset, speed_of(time_control))
+
+
+def is_category(key: str) -> bool:
+    """Whether `key` names a category (`renju:blitz`) of a ruleset the server plays."""
+    ruleset, _, speed = key.partition(":")
+    return ruleset in RULESETS and speed in set(Speed)

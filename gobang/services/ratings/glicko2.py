@@ -13,6 +13,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gobang.vocabulary import PROVISIONAL_DEVIATION
+
 SCALE = 173.7178  # Glicko-2's own scale: (rating - 1500) / SCALE
 CENTRE = 1500.0
 CONVERGENCE = 0.000001
@@ -27,7 +29,7 @@ class Settings:
     min_deviation: float = 45.0
     max_deviation: float = 500.0
     periods_per_day: float = 0.21436
-    provisional_from: float = 110.0  # a deviation at or above this: "1500?"
+    provisional_from: float = PROVISIONAL_DEVIATION  # a deviation at or above this: "1500?"
     ranked_up_to: float = 75.0  # on a leaderboard only with a deviation at or below this
 
 
@@ -137,3 +139,20 @@ def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float
             f_low /= 2.0
         high, f_high = c, f_c
     return math.exp(low / 2.0)
+
+
+# The opponent a seeded rating is settled against: established, and ranked (RD <= 75).
+SETTLED_AGAINST = Rating(1500.0, 75.0, 0.06)
+# Games after which the deviation has all but settled (RD 71.5; under 1 more per 100 games).
+SETTLED_AFTER = 300
+
+
+def settled(games: int, settings: Settings = LICHESS) -> Rating:
+    """The deviation and volatility of a newcomer after `games` drawn games against an
+    established player, at the start's rating: how sure a rating seeded from a player's
+    history of that many games may be (the migration to ratings per category). 1 game leaves
+    it provisional (RD 291), 11 make it established (RD 109), about 40 ranked."""
+    rating = new_rating(settings)
+    for _ in range(min(games, SETTLED_AFTER)):
+        rating = rate(rating, [Result(SETTLED_AGAINST, 0.5)], settings=settings)
+    return rating
