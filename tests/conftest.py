@@ -19,15 +19,21 @@ pytest_plugins = ["tests.support.live", "tests.support.browser", "tests.support.
                   "tests.support.redis", "tests.support.cluster"]
 
 
+# Tests the PostgreSQL pass would only run again as `make test` has run them: those that
+# start their own servers and databases whatever the pass (make cluster's tests, the
+# one-process bench smoke tests: about 90 s of CI), and those about frames and connections,
+# which never reach the database or the store (floods, hostile and slow clients, pings:
+# 85 s of the pass's serial part, 2026-12-04).
+SAME_IN_BOTH_PASSES = ("own_servers", "transport")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The PostgreSQL pass (make test-pg) skips the tests that start their own servers and
-    databases whatever the pass (`own_servers`): they would only run again what `make test`
-    has run, about 90 s of CI (make cluster's tests, the one-process bench smoke tests)."""
+    """The PostgreSQL pass (make test-pg) skips the tests SAME_IN_BOTH_PASSES names."""
     if os.environ.get("GOBANG_TEST_PASS") != "postgresql":
         return
     skip = pytest.mark.skip(reason="the same in both passes: the SQLite pass (make test) runs it")
     for item in items:
-        if item.get_closest_marker("own_servers"):
+        if any(item.get_closest_marker(name) for name in SAME_IN_BOTH_PASSES):
             item.add_marker(skip)
 
 

@@ -11,7 +11,7 @@ import websocket
 
 from tests.live.test_play import matched_pair
 
-pytestmark = [pytest.mark.live, pytest.mark.serial]
+pytestmark = [pytest.mark.live, pytest.mark.serial, pytest.mark.transport]
 
 SIZE = 15
 

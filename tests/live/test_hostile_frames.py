@@ -11,7 +11,7 @@ import websocket
 from tests.live.test_play import matched_pair, play
 from tests.support.live import LiveClient, wait_until
 
-pytestmark = [pytest.mark.live, pytest.mark.serial]
+pytestmark = [pytest.mark.live, pytest.mark.serial, pytest.mark.transport]
 
 DEEP = 5_000  # within the 16 KB message limit, far beyond json's recursion limit
 PLACEHOLDER = '{"_placeholder":true,"num":%s}'

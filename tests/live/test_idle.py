@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-pytestmark = [pytest.mark.live, pytest.mark.serial]
+pytestmark = [pytest.mark.live, pytest.mark.serial, pytest.mark.transport]
 
 PING_INTERVAL = 1
 

@@ -17,7 +17,7 @@ import websocket
 from tests.live.test_flood import quiet_cells
 from tests.live.test_play import matched_pair
 
-pytestmark = [pytest.mark.live, pytest.mark.serial]
+pytestmark = [pytest.mark.live, pytest.mark.serial, pytest.mark.transport]
 
 # Empty masked control frames (mask 0), as the red-team pass sent them.
 PONG = bytes([0x8A, 0x80, 0, 0, 0, 0])

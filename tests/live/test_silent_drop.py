@@ -10,7 +10,7 @@ import websocket
 
 from tests.live.test_play import matched_pair
 
-pytestmark = [pytest.mark.live, pytest.mark.serial]
+pytestmark = [pytest.mark.live, pytest.mark.serial, pytest.mark.transport]
 
 
 def raw_room_connection(live_server, http, game_id: int) -> websocket.WebSocket:

@@ -10,7 +10,7 @@ import pytest
 import requests
 import websocket
 
-pytestmark = [pytest.mark.live, pytest.mark.serial]
+pytestmark = [pytest.mark.live, pytest.mark.serial, pytest.mark.transport]
 
 HALF_SENT = b"GET /healthz HTTP/1.1\r\nHost: gobang\r\n"  # no blank line: never finished
 
