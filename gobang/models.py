@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from gobang.extensions import db
@@ -110,6 +110,9 @@ class Game(db.Model):
     ended_at: Mapped[datetime | None]
     # The computer's level when one side is the computer: such games are unrated.
     computer_level: Mapped[int | None]
+    # False for a casual game (a challenge can ask for one) and for every game against the
+    # computer: its result moves no score, rating or counter.
+    rated: Mapped[bool] = mapped_column(default=True, server_default=true())
     # The rating category it counted in (`renju:blitz`, gobang.services.ratings.categories),
     # set with the result; the players' category ratings before and after (NULL for games
     # that changed none: unrated, aborted, or from before ratings per category).

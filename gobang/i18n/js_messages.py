@@ -58,6 +58,8 @@ _HALL = (
     N_("Could not join the hall ({reason}). Reload the page to try again."),
 )
 _ROOM = (
+    N_("Casual"),
+    N_("Unrated"),
     N_("five in a row"),
     N_("resignation"),
     N_("player left"),

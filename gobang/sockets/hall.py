@@ -62,7 +62,8 @@ class HallNamespace(SessionNamespace):
     @acknowledged
     def on_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
         challenge_id, notices = self.lobby.challenges.send(
-            self.user(), data.get("username"), data.get("ruleset"), data.get("clock", OMITTED))
+            self.user(), data.get("username"), data.get("ruleset"), data.get("clock", OMITTED),
+            data.get("rated", True))
         self.publish(notices)
         return ok(challenge_id=challenge_id)
 

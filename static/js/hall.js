@@ -46,7 +46,8 @@ function startHall(root) {
     onBusy: (ack) => currentGame.set(ack.game_id != null ? ack.game_id : currentGame.gameId),
   });
   const challenges = new Challenges($("challenges"),
-    {request: request, attention: new Attention(), choice: () => matching.choice()});
+    {request: request, attention: new Attention(), choice: () => matching.choice(),
+      casual: () => $("casual-choice").checked});
   const lists = new HallLists(listElements(), {
     myId: Number(root.dataset.userId), session: session,
     challenge: (username) => challenges.send(username), rendered: () => matching.renderPools(),

@@ -21,7 +21,8 @@ function startSite(holder) {
   function describe(data) {
     const ruleset = RULESETS[data.ruleset] || data.ruleset;
     const clock = data.clock ? ` · ${data.clock[0] / 60}+${data.clock[1]}` : "";
-    return t("({score}) challenges you · {ruleset}", {score: data.from.score, ruleset: ruleset}) + clock;
+    const casual = data.rated === false ? ` · ${t("Casual")}` : "";
+    return t("({score}) challenges you · {ruleset}", {score: data.from.score, ruleset: ruleset}) + clock + casual;
   }
 
   function onChallengeReceived(data) {

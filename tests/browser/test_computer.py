@@ -47,6 +47,7 @@ def test_a_game_against_the_computer_is_started_in_the_hall_and_played_to_the_en
     expect(page.get_by_test_id("status")).to_have_text("Your turn")
     expect(page.get_by_test_id("draw-button")).to_be_hidden()
     expect(page.get_by_test_id("clock-black")).to_be_hidden()  # untimed by default
+    expect(page.get_by_test_id("ruleset-name")).to_have_text(re.compile(r" · Unrated$"))
 
     rules, chooser = RulesGame("freestyle"), BuiltinPlayer(4)
     while True:

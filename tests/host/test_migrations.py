@@ -159,3 +159,12 @@ def test_a_seeded_deviation_narrows_with_the_games_behind_it(games, provisional,
 
     rating = settled(games)
     assert (rating.provisional(), rating.ranked()) == (provisional, ranked)
+
+
+def test_games_against_the_computer_become_unrated_and_the_rest_stay_rated(migration_app):
+    upgrade(revision=BEFORE_RATINGS)
+    fill_before_ratings()
+    upgrade()
+    rated = db.session.execute(text("SELECT id, rated FROM games ORDER BY id")).all()
+    assert [(game_id, bool(flag)) for game_id, flag in rated] == [
+        (1, True), (2, True), (3, True), (4, True), (5, False)]

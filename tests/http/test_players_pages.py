@@ -57,6 +57,24 @@ def test_profile_shows_a_provisional_rating_per_category(app, client, alice_play
     assert re.fullmatch(r"freestyle untimed 1\d{3}\? 3 games", ratings[0].text)
 
 
+def test_a_casual_game_is_marked_casual_and_left_out_of_the_score_chart(app, client,
+                                                                       alice_and_bob):
+    alice, bob = alice_and_bob
+    finish_game(app, alice, bob, "black", "five")
+    finish_game(app, alice, bob, "black", "five", rated=False)
+    page = page_of(client, "/u/alice")
+    cells = by_testid(page, "game-score-change")
+    assert [(cell.text, cell.attrs.get("data-casual")) for cell in cells] == [
+        ("Casual", "true"), ("+30", None)]
+    assert len(by_testid(page, "chart-point")) == 1
+
+
+@pytest.mark.parametrize(("rated", "mark"), [(True, []), (False, ["Casual"])])
+def test_the_replay_says_casual_for_a_casual_game(app, client, alice_and_bob, rated, mark):
+    game_id = finish_game(app, *alice_and_bob, "black", "five", rated=rated)
+    assert texts(page_of(client, f"/game/{game_id}/replay"), "unrated-mark") == mark
+
+
 def test_profile_without_rated_games_lists_no_ratings(client, alice_and_bob):
     assert by_testid(page_of(client, "/u/alice"), "profile-ratings") == []
 

@@ -13,7 +13,7 @@ def test_challenge_reaches_the_named_player_with_the_default_clock(player):
     received = bob.received("/hall", "challenge_received")
     assert received == [{"challenge_id": ack["challenge_id"],
                          "from": {"id": alice.id, "username": "alice", "score": 1000},
-                         "ruleset": "renju", "clock": [600, 5]}]
+                         "ruleset": "renju", "clock": [600, 5], "rated": True}]
 
 
 def test_accepted_challenge_starts_a_game_for_both(player):

@@ -51,13 +51,13 @@ def delete_user(app: Flask, name: str) -> None:
 
 def start_game(
     app: Flask, black_id: int, white_id: int, moves: Sequence[tuple[int, int]] = (),
-    ruleset: str = "freestyle", status: str = "playing",
+    ruleset: str = "freestyle", status: str = "playing", rated: bool = True,
 ) -> int:
-    """A game in play (or `status`) with `moves` made a second apart."""
+    """A game in play (or `status`) with `moves` made a second apart; `rated` False: casual."""
     with app.app_context():
         started = utcnow() - timedelta(seconds=len(moves) + 1)
         game = Game(black_id=black_id, white_id=white_id, status=status, ruleset=ruleset,
-                    started_at=started)
+                    started_at=started, rated=rated)
         db.session.add(game)
         db.session.flush()
         for number, (row, col) in enumerate(moves, start=1):
@@ -77,5 +77,6 @@ def finish_game(
     line = BLACK_LINE if (winner, reason) == ("black", "five") else None
     game_id = start_game(app, black_id, white_id, moves, **kw)
     with app.app_context():
-        assert save_result(game_id, black_id, white_id, Ending(winner, reason, line), 60, None)
+        assert save_result(game_id, black_id, white_id, Ending(winner, reason, line), 60, None,
+                           rated=bool(kw.get("rated", True)))
     return game_id

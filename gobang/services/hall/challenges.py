@@ -42,11 +42,14 @@ class Challenges:
         # The open challenges, shared by every process: ids unique among them all.
         self.book = book
 
-    def send(self, user: User, username: Any, ruleset: Any,
-             clock: Any = OMITTED) -> tuple[str, list[Notice]]:
-        """`clock`: one of the pools' clocks, null for none, or omitted for the default."""
+    def send(self, user: User, username: Any, ruleset: Any, clock: Any = OMITTED,
+             rated: Any = True) -> tuple[str, list[Notice]]:
+        """`clock`: one of the pools' clocks, null for none, or omitted for the default;
+        `rated`: False for a casual game."""
         ruleset = ruleset_choice(ruleset)
         clock = self.pools.choice(clock)
+        if not isinstance(rated, bool):
+            raise ActionError("bad_request", gettext("rated is true or false."))
         if not isinstance(username, str) or not username.strip():
             raise ActionError("bad_request", gettext("Name the player to challenge."))
         self.table.check_free(user.id)
@@ -56,11 +59,11 @@ class Challenges:
         self._check_can_challenge(user, target)
         notices = self.drop_from(user.id)
         self.matcher.cancel(user.id)
-        challenge = Challenge(self.book.new_id(), user.id, target.id, ruleset, clock)
+        challenge = Challenge(self.book.new_id(), user.id, target.id, ruleset, clock, rated)
         self.book.add(challenge)
         notices.append(Notice("challenge_received", {
             "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
-            "clock": wire(clock)}, USER, target.id))
+            "clock": wire(clock), "rated": rated}, USER, target.id))
         return challenge.challenge_id, notices + self.presence.changed(user.id)
 
     def answer(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
@@ -86,7 +89,8 @@ class Challenges:
         self.rng.shuffle(players)
         try:
             return notices + self.pairings.start(
-                Pairing(players[0], players[1], challenge.ruleset, challenge.clock))
+                Pairing(players[0], players[1], challenge.ruleset, challenge.clock,
+                        challenge.rated))
         except ActionError as refused:
             refused.notices = notices + refused.notices
             if refused.code == "busy" and not _players_game(user.id, refused.extra):

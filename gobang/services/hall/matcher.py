@@ -23,6 +23,7 @@ class Pairing:
     white: int
     ruleset: str
     clock: TimeControl
+    rated: bool = True  # a challenge may ask for a casual game; the pools' games are rated
 
 
 class Matcher:

@@ -43,7 +43,8 @@ class Pairings:
         users = _users({user_id for p in pairings for user_id in (p.black, p.white)})
         known = [p for p in pairings if p.black in users and p.white in users]
         made = self.factory.create_many(
-            [NewGame(users[p.black], users[p.white], p.ruleset, p.clock) for p in known])
+            [NewGame(users[p.black], users[p.white], p.ruleset, p.clock, rated=p.rated)
+             for p in known])
         self.homes.hand_out([m[0] for m in made if not isinstance(m, ActionError)])
         announced = iter(map(_announced, made))
         return [next(announced) if p.black in users and p.white in users else _gone()
@@ -78,6 +79,7 @@ def _found(live: LiveGame) -> list[Notice]:
     and reading them is a query."""
     return [Notice("match_found", {
         "game_id": live.game_id, "color": color, "opponent": other.player(),
-        "ruleset": live.ruleset, "clock": wire(live.time_control)}, HALL_USER, me.user_id)
+        "ruleset": live.ruleset, "clock": wire(live.time_control), "rated": live.rated},
+        HALL_USER, me.user_id)
         for color, me, other in (("black", live.black, live.white),
                                  ("white", live.white, live.black))]

@@ -26,6 +26,7 @@ class Challenge:
     to_id: int
     ruleset: str
     clock: TimeControl
+    rated: bool = True
 
 
 class PresenceState(Protocol):

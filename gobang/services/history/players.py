@@ -41,10 +41,12 @@ def _finished_by(user_id: int, computer: bool = False):
 
 
 def score_history(user_id: int) -> list[int]:
-    """The player's score after each finished, scored game, oldest first."""
+    """The player's score after each finished, scored game, oldest first (a casual game moved
+    no score)."""
     rows = db.session.execute(
         select(Game.black_id, Game.black_score_after, Game.white_score_after)
-        .where(*_finished_by(user_id), Game.reason.not_in(tuple(UNSCORED_REASONS)))
+        .where(*_finished_by(user_id), Game.rated.is_(True),
+               Game.reason.not_in(tuple(UNSCORED_REASONS)))
         .order_by(Game.ended_at, Game.id)
     )
     scores = (black if black_id == user_id else white for black_id, black, white in rows)
@@ -82,6 +84,7 @@ def _game_row(game: Game, user_id: int) -> dict[str, Any]:
         "result": outcome_for(game, color),
         "reason": game.reason,
         "score_change": change,
+        "rated": game.rated,
         "score_after": after,
         "ended_at": game.ended_at,
     }

@@ -36,6 +36,7 @@ class NewGame:
     ruleset: str
     time_control: TimeControl | Omitted = OMITTED
     rematch_of: int | None = None
+    rated: bool = True  # False: casual (a game against the computer never is)
 
 
 # A game made (with the notices its start brings), or why it was not.
@@ -54,11 +55,12 @@ class GameFactory:
 
     def create(
         self, black: User, white: User, ruleset: str, rematch_of: int | None = None,
-        time_control: TimeControl | Omitted = OMITTED,
+        time_control: TimeControl | Omitted = OMITTED, rated: bool = True,
     ) -> tuple[LiveGame, list[Notice]]:
         """A new game, waiting for both players to join, with the given clock (None: no clock;
-        omitted: the host's default)."""
-        made = self.create_many([NewGame(black, white, ruleset, time_control, rematch_of)])[0]
+        omitted: the host's default); `rated` False for a casual one."""
+        made = self.create_many(
+            [NewGame(black, white, ruleset, time_control, rematch_of, rated)])[0]
         if isinstance(made, ActionError):
             raise made
         return made
@@ -128,7 +130,7 @@ class GameFactory:
         return LiveGame(
             game_id=row.id, ruleset=game.ruleset, black=_seat(game.black),
             white=_seat(game.white), rules=RulesGame(game.ruleset),
-            clocks=_clocks(chosen), time_control=chosen,
+            clocks=_clocks(chosen), time_control=chosen, rated=row.rated,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
             version=first_version(self.wall()),
         )
@@ -207,6 +209,7 @@ def _row(game: NewGame, default_clock: TimeControl) -> Game:
     return Game(ruleset=game.ruleset, status=Status.WAITING, black_id=black.id,
                 white_id=white.id, rematch_of=game.rematch_of,
                 computer_level=black.computer_level or white.computer_level,
+                rated=game.rated and not (black.computer_level or white.computer_level),
                 **_clock_columns(_chosen(game, default_clock)))
 
 
@@ -237,7 +240,7 @@ def _from_row(row: Game, now: float, last_alive: datetime | None, version: int) 
         game_id=row.id, ruleset=row.ruleset,
         black=_seat(row.black), white=_seat(row.white),
         rules=rules, clocks=clocks, time_control=row.time_control(), created_at=now,
-        status=row.status, version=version,
+        status=row.status, version=version, rated=row.rated,
     )
     if row.status == Status.PLAYING:
         # Both players must come back (the computer is always back); each gets the grace

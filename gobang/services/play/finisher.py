@@ -42,7 +42,7 @@ class Finisher:
         clocks = live.clocks.snapshot(now) if live.clocks else None
         # Raises if the database refuses; then nothing here has changed and play goes on.
         result = save_result(live.game_id, live.black.user_id, live.white.user_id, ending,
-                             self.rating_k, clocks, rated=live.computer_color() is None,
+                             self.rating_k, clocks, rated=live.rated,
                              move=move)
         if live.clocks:
             live.clocks.stop(now)

@@ -89,6 +89,8 @@ class LiveGame:
     created_at: float
     # The time control the game was created with, (initial, increment) seconds; None: no clock.
     time_control: tuple[int, int] | None = None
+    # False for a casual game or one against the computer: its end changes no rating.
+    rated: bool = True
     status: str = Status.WAITING
     present: dict[str, str | None] = field(default_factory=lambda: {BLACK: None, WHITE: None})
     away_since: dict[str, float] = field(default_factory=dict)
@@ -158,12 +160,15 @@ class LiveGame:
         return round(max(0.0, self.abort_seconds - (now - self.abort_from)), 1)
 
     def live_summary(self) -> dict[str, Any]:
+        """A game in the hall's list. `rated` only on an unrated game (casual, or against the
+        computer): the list's size is bounded (docs/protocol.md), and most games are rated."""
         return {
             "game_id": self.game_id,
             "black": self.black.player(),
             "white": self.white.player(),
             "moves": len(self.rules.moves),
             "ruleset": self.ruleset,
+            **({} if self.rated else {"rated": False}),
         }
 
     def state(self, you: str, now: float) -> dict[str, Any]:
@@ -178,6 +183,7 @@ class LiveGame:
             "you": you,
             "clocks": self.clocks.snapshot(now) if self.clocks else None,
             "clock": list(self.time_control) if self.time_control else None,
+            "rated": self.rated,
             "result": self.result,
             "paused": self.paused,
             "draw_offer": self.draw_offer,

@@ -67,6 +67,6 @@ class Rematches:
     def _start(self, row: Game) -> list[Notice]:
         black, white = db.session.get(User, row.white_id), db.session.get(User, row.black_id)
         live, notices = self.factory.create(black, white, row.ruleset, rematch_of=row.id,
-                                            time_control=row.time_control())
+                                            time_control=row.time_control(), rated=row.rated)
         self._offers.pop(row.id, None)
         return notices + [Notice("rematch_ready", {"game_id": live.game_id}, GAME, row.id)]

@@ -64,6 +64,7 @@ def stored_state(game: Game) -> dict[str, Any]:
         "to_move": to_move,
         "clocks": clocks,
         "clock": _wire(game.time_control()),
+        "rated": game.rated,
         "result": stored_result(game),
     }
 

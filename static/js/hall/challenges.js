@@ -5,13 +5,15 @@ import {button, el} from "../page.js";
 import {gameKind} from "./words.js";
 
 export class Challenges {
-  /** list: the <ul> of challenges. choice() is the [ruleset, clock] chosen on the page;
-      attention flashes the title and rings for a challenge received. */
-  constructor(list, {request, attention, choice}) {
+  /** list: the <ul> of challenges. choice() is the [ruleset, clock] chosen on the page and
+      casual() whether challenges ask for a casual game; attention flashes the title and rings
+      for a challenge received. */
+  constructor(list, {request, attention, choice, casual}) {
     this.list = list;
     this.request = request;
     this.attention = attention;
     this.choice = choice;
+    this.casual = casual;
     this.sent = new Map(); // challenge id -> username we challenged
   }
 
@@ -23,11 +25,12 @@ export class Challenges {
 
   send(username) {
     const [ruleset, clock] = this.choice();
-    this.request("challenge", {username: username, ruleset: ruleset, clock: clock}, (ack) => {
+    const rated = !this.casual();
+    this.request("challenge", {username: username, ruleset: ruleset, clock: clock, rated: rated}, (ack) => {
       this.sent.set(ack.challenge_id, username);
       const li = this.item(ack.challenge_id, "outgoing");
       li.appendChild(el("span", "text", t("Challenge sent to {name} ({ruleset}); waiting for an answer…",
-        {name: username, ruleset: gameKind(ruleset, clock)})));
+        {name: username, ruleset: gameKind(ruleset, clock, rated)})));
       this.list.appendChild(li);
     });
   }
@@ -61,7 +64,7 @@ export class Challenges {
     const text = el("span", "text");
     text.appendChild(el("strong", "", data.from.username));
     text.appendChild(document.createTextNode(" " + t("({score}) challenges you · {ruleset}",
-      {score: data.from.score, ruleset: gameKind(data.ruleset, data.clock)})));
+      {score: data.from.score, ruleset: gameKind(data.ruleset, data.clock, data.rated !== false)})));
     li.appendChild(text);
     const actions = el("span", "actions");
     actions.appendChild(button(t("Accept"), "challenge-accept", () => this.answer(data.challenge_id, true), "small primary"));

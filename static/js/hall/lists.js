@@ -20,7 +20,10 @@ function gameItem(game) {
   li.dataset.gameId = String(game.game_id);
   const moves = game.moves === 1 ? t("1 move") : t("{count} moves", {count: game.moves});
   const players = t("{black} vs {white}", {black: game.black.username, white: game.white.username});
-  li.appendChild(el("span", "text", `${players} · ${moves} · ${rulesetName(game.ruleset)}`));
+  // Only an unrated game carries `rated` (false): casual, or against the computer.
+  const unrated = game.rated === false
+    ? ` · ${[game.black, game.white].some((p) => p.computer) ? t("Unrated") : t("Casual")}` : "";
+  li.appendChild(el("span", "text", `${players} · ${moves} · ${rulesetName(game.ruleset)}${unrated}`));
   li.appendChild(watchLink(game.game_id));
   return li;
 }

@@ -28,6 +28,7 @@ export function statusName(status) {
 }
 
 /** "freestyle · 5+3": how a challenge names its game. */
-export function gameKind(ruleset, clock) {
-  return `${rulesetName(ruleset)} · ${clockLabel(clock)}`;
+/** "renju · 5+3", and " · Casual" after it for a game that is not rated. */
+export function gameKind(ruleset, clock, rated = true) {
+  return `${rulesetName(ruleset)} · ${clockLabel(clock)}` + (rated ? "" : ` · ${t("Casual")}`);
 }

@@ -55,15 +55,25 @@ export class Panel {
   }
 
   render() {
-    const ruleset = RULESETS[this.game.ruleset] || this.game.ruleset || "";
-    // The time control beside the ruleset, "freestyle · 5+3", as the hall's grid names it.
-    this.ui.rulesetName.textContent = this.game.clock === undefined ? ruleset
-      : `${ruleset} · ${clockLabel(this.game.clock)}`;
+    this.ui.rulesetName.textContent = this.title();
     this.ui.root.classList.toggle("paused", this.game.status === "playing" && this.game.paused);
     for (const color of COLORS) this.renderCard(color);
     this.renderStatus();
     this.renderControls();
     this.renderPrompts();
+  }
+
+  /** "freestyle · 5+3 · Casual": the ruleset, the time control as the hall's grid names it,
+   * and whether the game counts (a casual game, or the computer's, does not). */
+  title() {
+    const game = this.game;
+    const parts = [RULESETS[game.ruleset] || game.ruleset || ""];
+    if (game.clock !== undefined) parts.push(clockLabel(game.clock));
+    if (!game.rated) {
+      const computer = COLORS.some((color) => game.players[color] && game.players[color].computer);
+      parts.push(computer ? t("Unrated") : t("Casual"));
+    }
+    return parts.join(" · ");
   }
 
   renderCard(color) {

@@ -13,6 +13,7 @@ export class RoomGame {
     this.status = null;
     this.ruleset = null;
     this.clock = undefined;  // the time control, [initial, increment] or null; undefined: not said
+    this.rated = true;  // false: casual, or against the computer (no score or rating moves)
     this.you = "spectator";
     this.players = {black: null, white: null};
     this.moves = [];
@@ -32,6 +33,7 @@ export class RoomGame {
     this.status = state.status;
     this.ruleset = state.ruleset;
     this.clock = state.clock;
+    this.rated = state.rated !== false;
     this.you = state.you || "spectator";
     this.players = {black: state.black, white: state.white};
     this.moves = (state.moves || []).slice();
