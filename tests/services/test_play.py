@@ -389,3 +389,30 @@ def test_when_both_players_stay_away_the_first_to_leave_forfeits(env, started, c
     assert "game_over" in events(env.play.timekeeper.tick())
     game = db.session.get(Game, live.game_id)
     assert (game.winner, game.reason) == ("white", "disconnect")
+
+
+def test_a_declined_draw_offer_may_be_made_again_only_after_ten_more_moves(env, started):
+    from gobang.services.play.draws import AGAIN_AFTER_MOVES
+
+    live, black, white = started
+    moves = [(row, col) for row in range(0, 15, 2) for col in range(0, 15, 3)]
+    play(env, live, black, white, moves[:2])
+    env.play.draws.offer(live.game_id, black.id)
+    env.play.draws.answer(live.game_id, white.id, False)
+    for played in range(AGAIN_AFTER_MOVES):
+        if played in (0, AGAIN_AFTER_MOVES - 1):
+            with pytest.raises(ActionError) as refused:
+                env.play.draws.offer(live.game_id, black.id)
+            assert (refused.value.code, refused.value.extra) == (
+                "conflict", {"moves_left": AGAIN_AFTER_MOVES - played})
+        mover = black if len(live.rules.moves) % 2 == 0 else white
+        env.play.moves.place_stone(live.game_id, mover.id, *moves[2 + played])
+    assert events(env.play.draws.offer(live.game_id, black.id)) == ["draw_offered"]
+
+
+def test_a_declined_offer_does_not_stop_the_decliner_offering(env, started):
+    live, black, white = started
+    play(env, live, black, white, FIVE_FOR_BLACK[:2])
+    env.play.draws.offer(live.game_id, black.id)
+    env.play.draws.answer(live.game_id, white.id, False)
+    assert events(env.play.draws.offer(live.game_id, white.id)) == ["draw_offered"]

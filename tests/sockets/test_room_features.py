@@ -37,6 +37,18 @@ def test_declined_draw_keeps_playing(game_between):
     play(black, white, game_id, [(7, 7)])
 
 
+def test_a_declined_offer_is_not_repeated_at_once_and_the_answer_says_when(game_between):
+    black, white, game_id = game_between()
+    black.emit("/room", "offer_draw", {"game_id": game_id})
+    white.emit("/room", "answer_draw", {"game_id": game_id, "accept": False})
+    play(black, white, game_id, [(7, 7), (8, 8)])
+    white.received("/room")
+    again = black.emit("/room", "offer_draw", {"game_id": game_id})
+    assert (again["error"], again["moves_left"]) == ("conflict", 8)
+    assert "after 8 more moves" in again["message"]
+    assert white.received("/room", "draw_offered") == []
+
+
 def test_only_one_open_draw_offer(game_between):
     black, _white, game_id = game_between()
     black.emit("/room", "offer_draw", {"game_id": game_id})

@@ -100,6 +100,9 @@ class LiveGame:
     # How long that window lasts (config ABORT_SECONDS); only to tell the players.
     abort_seconds: float = 0.0
     draw_offer: str | None = None
+    # The number of moves on the board when each colour's last draw offer was declined:
+    # Draws refuses a new offer from it for a while (not kept across a restart).
+    draw_declined_at: dict[str, int] = field(default_factory=dict)
     undo_request: str | None = None
     undos: dict[str, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
     paused: bool = False
