@@ -52,7 +52,9 @@ function startHall(root) {
     myId: Number(root.dataset.userId), session: session,
     challenge: (username) => challenges.send(username), rendered: () => matching.renderPools(),
   });
-  const hall = {root, chat, currentGame, matching, lists, maintenance: $("maintenance-notice")};
+  const computerFromAddress = startComputerPanel(session, (gameId) => currentGame.set(gameId));
+  const hall = {root, chat, currentGame, matching, lists, computerFromAddress,
+    maintenance: $("maintenance-notice")};
 
   socket.on("hello", (data) => greeted(hall, data));
   socket.on("hall_update", (update) => lists.update(update));
@@ -67,7 +69,6 @@ function startHall(root) {
   challenges.listen(socket);
   matching.bind();
   lists.bind();
-  startComputerPanel(session, (gameId) => currentGame.set(gameId));
 }
 
 function matchingElements() {
@@ -110,7 +111,10 @@ function greeted(hall, data) {
   hall.lists.reset(data.view);
   hall.chat.showHistory(data.chat);
   setMaintenance(hall, Boolean(data.maintenance));
-  if (!data.maintenance) hall.matching.fromAddress(data);
+  if (!data.maintenance) {
+    hall.matching.fromAddress(data);
+    hall.computerFromAddress(data);
+  }
 }
 
 /** My own status and figures, sent to me at once: what the server thinks, e.g. after a

@@ -6,10 +6,34 @@
 
 import {$} from "./page.js";
 
-/** session: hall.js's PageSession; onBusy(gameId): a game of ours is already in play. */
+/** Sets a select to `value` when it offers it; says whether it did. */
+function choose(select, value) {
+  if (!Array.from(select.options).some((option) => option.value === value)) return false;
+  select.value = value;
+  return true;
+}
+
+/** /hall?computer=<level>&ruleset=<r>&clock=<name>&color=<c> ("New opponent" after a game
+    against the computer): start that game once, then drop the query so that a reload does not
+    start another. Nothing happens for a choice the panel does not offer, or with a game of
+    ours in play (`hello` is the server's greeting). */
+function fromAddress(form, hello) {
+  const params = new URLSearchParams(window.location.search);
+  if (!params.has("computer")) return;
+  window.history.replaceState(null, "", window.location.pathname);
+  if (hello.current_game != null) return;
+  const clock = params.get("clock") === "none" ? "" : (params.get("clock") || "").replace(/[+ ]/, ",");
+  const chosen = choose($("computer-level"), params.get("computer"))
+    && choose($("computer-ruleset"), params.get("ruleset"))
+    && choose($("computer-clock"), clock) && choose($("computer-color"), params.get("color"));
+  if (chosen) form.requestSubmit();
+}
+
+/** session: hall.js's PageSession; onBusy(gameId): a game of ours is already in play.
+    Returns fromAddress(hello), for hall.js to call once greeted. */
 export function startComputerPanel(session, onBusy) {
   const form = $("computer-form");
-  if (!form) return;
+  if (!form) return () => {};
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const payload = {
@@ -23,4 +47,5 @@ export function startComputerPanel(session, onBusy) {
       if (ack.error === "busy" && ack.game_id != null) onBusy(ack.game_id);
     });
   });
+  return (hello) => fromAddress(form, hello);
 }

@@ -31,6 +31,14 @@ export function poolName(ruleset, clock) {
   return `${ruleset}/${clockName(clock)}`;
 }
 
+/** "New opponent" after a game against the computer: the hall, starting a new game against
+    it at the same level, ruleset, clock and colour (hall_computer.js fromAddress). */
+export function computerAddress(hall, level, ruleset, clock, color) {
+  const query = new URLSearchParams({computer: String(level), ruleset: ruleset || "",
+    clock: clock === undefined ? "none" : clockName(clock), color: color || "random"});
+  return `${hall}?${query}`;
+}
+
 /** "New opponent" after a game: the hall, matching in the same pool. */
 export function matchAddress(hall, ruleset, clock) {
   const query = `?match=${encodeURIComponent(ruleset || "")}`;

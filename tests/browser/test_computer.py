@@ -100,3 +100,21 @@ def test_the_computer_is_shown_thinking_while_it_is_to_move(browser_player, live
     assert thinking == [True, False]
     expect(page.get_by_test_id("status")).to_have_text("Your turn", timeout=REPLY_MS)
     expect(page.get_by_test_id("thinking-black")).to_be_hidden()
+
+
+def test_new_opponent_after_a_computer_game_starts_a_new_one_at_the_same_level(
+        browser_player, live_server):
+    page = browser_player("ann")
+    start_computer_game(page, live_server.url, "white")
+    first = page.url
+    expect(page.get_by_test_id("resign-button")).to_be_enabled()
+    page.get_by_test_id("resign-button").click()
+    page.get_by_test_id("resign-confirm").click()
+    link = page.get_by_test_id("new-opponent-link")
+    expect(link).to_have_attribute(
+        "href", "/hall?computer=1&ruleset=freestyle&clock=none&color=white")
+    link.click()
+    page.wait_for_url(re.compile(rf"{re.escape(live_server.url)}/game/\d+"))
+    assert page.url != first
+    expect(page.get_by_test_id("name-black")).to_have_text("Computer · level 1")
+    expect(page.get_by_test_id("ruleset-name")).to_have_text(re.compile(r" · Unrated$"))

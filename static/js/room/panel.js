@@ -3,7 +3,7 @@
 
 import {t} from "../i18n.js";
 import {$, show} from "../page.js";
-import {clockLabel, matchAddress} from "../pools.js";
+import {clockLabel, computerAddress, matchAddress} from "../pools.js";
 import {COLORS, other} from "./state.js";
 
 const REASONS = {
@@ -142,7 +142,10 @@ export class Panel {
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
     this.renderPauseButton(playing);
     this.renderRematch();
-    ui.newOpponent.href = matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock);
+    const level = computer ? game.players[game.computerColor()].computer : null;
+    ui.newOpponent.href = level
+      ? computerAddress(ui.newOpponent.dataset.hall, level, game.ruleset, game.clock, game.you)
+      : matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock);
   }
 
   renderPauseButton(playing) {
