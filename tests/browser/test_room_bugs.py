@@ -60,7 +60,21 @@ def test_a_fallen_flag_reads_00_00(browser_player, live_server):
     for page in (black, white):
         expect(page.get_by_test_id("result-reason")).to_have_text("out of time", timeout=15_000)
         expect(page.get_by_test_id("clock-white")).to_have_text("00:00")
-        expect(page.get_by_test_id("clock-black")).to_have_text("00:03")
+        expect(page.get_by_test_id("clock-black")).to_have_text("00:03.0")
+
+
+# (milliseconds left, what the clock reads): tenths under ten seconds, time rounded up.
+CLOCK_TEXTS = [(300_000, "05:00"), (61_001, "01:02"), (10_000, "00:10"), (9_999, "00:09.9"),
+               (9_401, "00:09.5"), (9_400, "00:09.4"), (1, "00:00.1"), (0, "00:00")]
+
+
+def test_a_clock_under_ten_seconds_shows_tenths(browser_player):
+    page = browser_player("ann")
+    texts = page.evaluate("""async (readings) => {
+        const {formatClock} = await import('/static/js/room/clock.js');
+        return readings.map(formatClock);
+    }""", [ms for ms, _text in CLOCK_TEXTS])
+    assert texts == [text for _ms, text in CLOCK_TEXTS]
 
 
 def test_a_paused_game_looks_paused(browser_player, live_server):

@@ -3,10 +3,17 @@
 import {show} from "../page.js";
 import {COLORS} from "./state.js";
 
-const TICK_MS = 250;
+// Often enough for the tenths a clock shows under LOW_MS.
+const TICK_MS = 100;
 const LOW_MS = 10000;
 
+/** "05:00"; under ten seconds with tenths, "00:09.4", as lichess shows it. Time left is
+    rounded up (a clock reads 00:00 only once it has run out), tenths at most 9.9. */
 export function formatClock(ms) {
+  if (ms > 0 && ms < LOW_MS) {
+    const tenths = Math.min(99, Math.ceil(ms / 100));
+    return `00:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
   const seconds = Math.ceil(ms / 1000);
   return `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
 }
