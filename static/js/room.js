@@ -20,7 +20,7 @@ import {Offers} from "./room/offers.js";
 import {EventOrder} from "./room/order.js";
 import {Panel} from "./room/panel.js";
 import {PauseVotes} from "./room/pause.js";
-import {StoneSound} from "./room/sound.js";
+import {RoomSound} from "./room/sound.js";
 import {RoomGame} from "./room/state.js";
 import {TitleFlash} from "./room/title.js";
 
@@ -48,13 +48,14 @@ function startRoom(root) {
   const showNotice = (message) => notices.showNotice(message);
 
   const panel = new Panel(game);
+  const sound = new RoomSound($("mute-toggle"));
   const clocks = new Clocks({black: $("player-black").querySelector(".clock"),
-    white: $("player-white").querySelector(".clock")}, game);
+    white: $("player-white").querySelector(".clock")}, game,
+    (color) => { if (color === game.you) sound.play("low"); });
   const controller = new BoardController(
     {board: $("board"), announcer: $("move-announcer"), numbers: $("numbers-toggle"), confirm: $("confirm-toggle")},
     {game: game, send: send, connected: () => session.connected});
   const title = new TitleFlash(() => game.isMyTurn() && !session.stopped);
-  const sound = new StoneSound($("mute-toggle"));
   const away = new AwayNotice($("away-notice"), game);
   const offers = new Offers({
     game: game, panel: panel, send: send, showNotice: showNotice, leave: (url) => session.leave(url),
@@ -118,6 +119,7 @@ function startRoom(root) {
   function applyState(state) {
     order.reset(state.v);
     game.apply(state);
+    soundTheStart();
     clocks.set(state.clocks);
     controller.showPosition(state.result ? state.result.line : null);
     panel.clearScoreChanges();
@@ -129,12 +131,22 @@ function startRoom(root) {
     refresh();
   }
 
+  /** The start's sound, once a page, for a player of a game that has just begun: game_ready
+      may reach the second player to join before its join answer, which then says "playing". */
+  let startSounded = false;
+  function soundTheStart() {
+    if (startSounded || !game.isPlayer() || game.status !== "playing" || game.moves.length > 0) return;
+    startSounded = true;
+    sound.play("start");
+  }
+
   function showSpectators(count) {
     $("spectators").textContent = count > 0 ? t("{count} watching", {count: count}) : "";
   }
 
   function onGameReady(data) {
     game.begin(data);
+    soundTheStart();
     clocks.set(data.clocks);
     abort.set(data.abort_seconds);
     movesChanged();
@@ -156,6 +168,7 @@ function startRoom(root) {
 
   function onGameOver(data) {
     game.finish(data.result);
+    if (game.isPlayer()) sound.play("end");
     // The clocks as the game ended: a fallen flag reads 00:00, not its last reading.
     if (data.clocks) clocks.set(data.clocks);
     panel.setConfirmingResign(false);

@@ -19,11 +19,14 @@ export function formatClock(ms) {
 }
 
 export class Clocks {
-  /** nodes: {black, white} clock elements; now() a monotonic milliseconds clock. */
-  constructor(nodes, game, now = () => performance.now()) {
+  /** nodes: {black, white} clock elements; onLow(color) when a running clock passes under
+      ten seconds (once, until it is back above); now() a monotonic milliseconds clock. */
+  constructor(nodes, game, onLow = () => {}, now = () => performance.now()) {
     this.nodes = nodes;
     this.game = game;
+    this.onLow = onLow;
     this.now = now;
+    this.low = {black: false, white: false};
     this.reading = null;  // {black_ms, white_ms} as the server last sent it, or null: untimed
     this.readAt = 0;
   }
@@ -46,7 +49,14 @@ export class Clocks {
       const ms = this.remainingMs(color);
       clock.textContent = formatClock(ms);
       clock.classList.toggle("low", ms < LOW_MS);
+      this.noticeLow(color, ms);
     }
+  }
+
+  noticeLow(color, ms) {
+    const low = ms > 0 && ms < LOW_MS;
+    if (low && !this.low[color] && this.game.clockRunning(color)) this.onLow(color);
+    this.low[color] = low;
   }
 
   /** Redraws the running clock a few times a second. */
