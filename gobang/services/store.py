@@ -23,6 +23,9 @@ class QueueEntry:
     # (initial, increment) seconds, or None: the pool's clock, with the ruleset.
     clock: tuple[int, int] | None
     joined_at: float
+    # The score is the player's rating in the pool's category; while it is provisional the
+    # matcher allows twice the gap (the rating says little yet).
+    provisional: bool = False
 
 
 @dataclass

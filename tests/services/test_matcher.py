@@ -172,3 +172,11 @@ def test_every_vanished_user_leaves_the_queue(matcher, gone):
     _pairings, dropped = matcher.tick()
     assert dropped == [1, 2, 3]
     assert [matcher.is_queued(user_id) for user_id in (1, 2, 3)] == [False] * 3
+
+
+@pytest.mark.parametrize(("provisional", "paired"), [
+    ((False, False), False), ((True, False), True), ((False, True), True), ((True, True), True)])
+def test_a_provisional_rating_on_either_side_doubles_the_gap(matcher, provisional, paired):
+    matcher.enqueue(1, 1500, "freestyle", BLITZ, provisional[0])
+    matcher.enqueue(2, 1590, "freestyle", BLITZ, provisional[1])  # 90 apart: within 2 x 50
+    assert (pairs(matcher.tick()[0]) == {frozenset({1, 2})}) is paired

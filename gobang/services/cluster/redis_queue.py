@@ -121,11 +121,12 @@ class RedisQueue:
 def _dump(entry: QueueEntry) -> str:
     return json.dumps({"user_id": entry.user_id, "score": entry.score,
                        "ruleset": entry.ruleset, "clock": entry.clock,
-                       "joined_at": entry.joined_at})
+                       "joined_at": entry.joined_at, "provisional": entry.provisional})
 
 
 def _load(raw: bytes | str) -> QueueEntry:
     found = json.loads(raw)
     clock = found["clock"]
     return QueueEntry(found["user_id"], found["score"], found["ruleset"],
-                      tuple(clock) if clock is not None else None, found["joined_at"])
+                      tuple(clock) if clock is not None else None, found["joined_at"],
+                      found.get("provisional", False))  # queued before ratings: not

@@ -1,8 +1,10 @@
-"""The match queue: pairs waiting players of one pool (a ruleset and a clock) by score.
+"""The match queue: pairs waiting players of one pool (a ruleset and a clock) by their rating
+in the pool's category (the entries' `score`).
 
-The allowed score gap starts narrow and widens with the waiting time of the player who has
-waited longest, so close opponents meet first but nobody waits forever while another player of
-the same pool is queued. Longest-waiting players are served first.
+The allowed gap starts narrow and widens with the waiting time of the player who has waited
+longest, so close opponents meet first but nobody waits forever while another player of the
+same pool is queued; it is twice as wide when either rating is provisional, which says little
+yet. Longest-waiting players are served first.
 """
 
 from __future__ import annotations
@@ -44,10 +46,12 @@ class Matcher:
         # Of these users, those whose hall connection lives: one read for the whole queue.
         self.connected = connected
 
-    def enqueue(self, user_id: int, score: int, ruleset: str, clock: TimeControl) -> bool:
-        """Queue a player in the pool of that ruleset and clock; False if already queued (the
-        first place, in its pool, is kept)."""
-        return self.queue.put(QueueEntry(user_id, score, ruleset, clock, self.clock()))
+    def enqueue(self, user_id: int, score: int, ruleset: str, clock: TimeControl,
+                provisional: bool = False) -> bool:
+        """Queue a player in the pool of that ruleset and clock, with their rating there;
+        False if already queued (the first place, in its pool, is kept)."""
+        return self.queue.put(
+            QueueEntry(user_id, score, ruleset, clock, self.clock(), provisional))
 
     def cancel(self, user_id: int) -> bool:
         return self.queue.remove(user_id) is not None
@@ -126,9 +130,15 @@ class Matcher:
         return Pairing(black=a.user_id, white=b.user_id, ruleset=a.ruleset, clock=a.clock)
 
 
+# How much wider the gap is when either player's rating is provisional.
+PROVISIONAL_GAP_FACTOR = 2
+
+
 def _closest(entry: QueueEntry, neighbours: list[QueueEntry], gap: float) -> QueueEntry | None:
-    """The neighbour nearest in score within the gap (ties: the longer waiter)."""
-    candidates = [c for c in neighbours if abs(c.score - entry.score) <= gap]
+    """The neighbour nearest in score within the gap, widened for a provisional rating on
+    either side (ties: the longer waiter)."""
+    candidates = [c for c in neighbours if abs(c.score - entry.score) <= gap * (
+        PROVISIONAL_GAP_FACTOR if entry.provisional or c.provisional else 1)]
     if not candidates:
         return None
     return min(candidates, key=lambda c: (abs(c.score - entry.score), c.joined_at))

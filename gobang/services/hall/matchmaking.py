@@ -18,6 +18,8 @@ from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
 from gobang.services.pools import OMITTED, Pools, pool_name
 from gobang.services.ratelimit import RateLimiter
+from gobang.services.ratings.categories import category_of
+from gobang.services.ratings.stored import standing
 from gobang.services.validation import ruleset_choice
 
 log = logging.getLogger("gobang.hall")
@@ -47,7 +49,8 @@ class Matchmaking:
         self.maintenance.check_open()
         check_action_rate(self.limiter, user.id)
         notices = self.challenges.drop_from(user.id)
-        if self.matcher.enqueue(user.id, user.score, ruleset, clock):
+        rating, provisional = standing(user.id, category_of(ruleset, clock))
+        if self.matcher.enqueue(user.id, rating, ruleset, clock, provisional):
             event(log, "queued", user_id=user.id, pool=pool_name(ruleset, clock))
             notices += self.presence.changed(user.id)
         return notices
@@ -89,9 +92,11 @@ class Matchmaking:
         notices: list[Notice] = []
         for user_id in (pairing.black, pairing.white):
             if self.table.current_game_of(user_id) is None:
-                user = db.session.get(User, user_id)
-                if user is not None:
-                    self.matcher.enqueue(user_id, user.score, pairing.ruleset, pairing.clock)
+                if db.session.get(User, user_id) is not None:
+                    rating, provisional = standing(
+                        user_id, category_of(pairing.ruleset, pairing.clock))
+                    self.matcher.enqueue(user_id, rating, pairing.ruleset, pairing.clock,
+                                         provisional)
             notices += self.presence.changed(user_id)
         return notices
 

@@ -87,3 +87,13 @@ def _rating(row: CategoryRating) -> Rating:
 
 def _days(since: datetime, now: datetime) -> float:
     return max(0.0, (now - since).total_seconds() / SECONDS_A_DAY)
+
+
+def standing(user_id: int, category: Category) -> tuple[int, bool]:
+    """The player's rating in `category`, rounded, and whether it is provisional; a newcomer
+    to the category stands at the start (provisional)."""
+    row = db.session.execute(select(CategoryRating.rating, CategoryRating.deviation).where(
+        CategoryRating.user_id == user_id, CategoryRating.category == category.key)).first()
+    rating, deviation = row if row is not None else (LICHESS.start_rating,
+                                                     LICHESS.start_deviation)
+    return round(rating), deviation >= LICHESS.provisional_from
