@@ -19,6 +19,9 @@ _BOARD = (
     N_("selected: press again to place your stone"),
 )
 _HALL = (
+    N_("Challenge {name}"),
+    N_("you play black"),
+    N_("you play white"),
     N_("five or more in a row wins"),
     N_("exactly five wins; six or more does not"),
     N_("black: exactly five, no double-three, double-four or overline; white: five or more"),

@@ -63,7 +63,7 @@ class HallNamespace(SessionNamespace):
     def on_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
         challenge_id, notices = self.lobby.challenges.send(
             self.user(), data.get("username"), data.get("ruleset"), data.get("clock", OMITTED),
-            data.get("rated", True))
+            data.get("rated", True), data.get("color", "random"))
         self.publish(notices)
         return ok(challenge_id=challenge_id)
 

@@ -9,6 +9,7 @@
 
 import {Attention} from "./attention.js";
 import {ChatPanel} from "./chat.js";
+import {ChallengeDialog} from "./hall/challenge_dialog.js";
 import {Challenges} from "./hall/challenges.js";
 import {HallLists} from "./hall/lists.js";
 import {Matching} from "./hall/matching.js";
@@ -45,9 +46,11 @@ function startHall(root) {
     waiting: (pool) => lists.waiting(pool),
     onBusy: (ack) => currentGame.set(ack.game_id != null ? ack.game_id : currentGame.gameId),
   });
+  const dialog = new ChallengeDialog({dialog: $("challenge-dialog"), form: $("challenge-form"),
+    title: $("challenge-dialog-title"), ruleset: $("challenge-ruleset"), clock: $("challenge-clock"),
+    color: $("challenge-color")}, () => matching.choice());
   const challenges = new Challenges($("challenges"),
-    {request: request, attention: new Attention(), choice: () => matching.choice(),
-      casual: () => $("casual-choice").checked});
+    {request: request, attention: new Attention(), dialog: dialog});
   const lists = new HallLists(listElements(), {
     myId: Number(root.dataset.userId), session: session,
     challenge: (username) => challenges.send(username), rendered: () => matching.renderPools(),

@@ -22,7 +22,8 @@ function startSite(holder) {
     const ruleset = RULESETS[data.ruleset] || data.ruleset;
     const clock = data.clock ? ` · ${data.clock[0] / 60}+${data.clock[1]}` : "";
     const casual = data.rated === false ? ` · ${t("Casual")}` : "";
-    return t("({score}) challenges you · {ruleset}", {score: data.from.score, ruleset: ruleset}) + clock + casual;
+    const color = {black: ` · ${t("you play white")}`, white: ` · ${t("you play black")}`}[data.color] || "";
+    return t("({score}) challenges you · {ruleset}", {score: data.from.score, ruleset: ruleset}) + clock + casual + color;
   }
 
   function onChallengeReceived(data) {

@@ -68,6 +68,8 @@ def test_a_challenge_is_for_the_chosen_clock(browser_player, live_server):
     ann.get_by_test_id("clock-choice").select_option("300+3")
     ann.get_by_test_id("online-list").locator("li", has_text="ben").get_by_test_id(
         "challenge-button").click()
+    expect(ann.get_by_test_id("challenge-clock")).to_have_value("300+3")  # the Play card's
+    ann.get_by_test_id("challenge-send").click()
     expect(ann.get_by_test_id("challenges")).to_contain_text("freestyle · 5+3")
     challenge = ben.get_by_test_id("challenge")
     expect(challenge).to_contain_text("challenges you · freestyle · 5+3")

@@ -59,6 +59,7 @@ def test_a_player_left_out_of_the_list_is_found_and_challenged(browser_player, l
     expect(found).to_have_count(1)
     expect(found).to_contain_text("ben")
     found.get_by_test_id("challenge-button").click()
+    cat.get_by_test_id("challenge-send").click()
     expect(cat.get_by_test_id("challenges")).to_contain_text("ben")
     ben.get_by_test_id("challenge-accept").click()
     for page in (ben, cat):

@@ -20,6 +20,7 @@ def challenge_from_hall(challenger, username: str) -> None:
     entry = challenger.get_by_test_id("online-list").locator("li", has_text=username)
     expect(entry.locator(".badge")).to_have_text("idle")
     entry.get_by_test_id("challenge-button").click()
+    challenger.get_by_test_id("challenge-send").click()  # the dialog's terms as they open
     expect(challenger.get_by_test_id("challenge-sent")).to_contain_text(username)
 
 

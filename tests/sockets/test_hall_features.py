@@ -13,7 +13,8 @@ def test_challenge_reaches_the_named_player_with_the_default_clock(player):
     received = bob.received("/hall", "challenge_received")
     assert received == [{"challenge_id": ack["challenge_id"],
                          "from": {"id": alice.id, "username": "alice", "score": 1000},
-                         "ruleset": "renju", "clock": [600, 5], "rated": True}]
+                         "ruleset": "renju", "clock": [600, 5], "rated": True,
+                         "color": "random"}]
 
 
 def test_accepted_challenge_starts_a_game_for_both(player):
@@ -151,3 +152,22 @@ def test_challenges_are_rate_limited(player, app_overrides):
     codes = [alice.emit("/hall", "challenge", {"username": name}).get("error")
              for name in ("bob", "carol", "bob")]
     assert codes == [None, None, "rate_limited"]
+
+
+@pytest.mark.parametrize(("chosen", "challenger_plays"), [("black", "black"), ("white", "white")])
+def test_the_challenger_may_choose_a_colour(player, chosen, challenger_plays):
+    alice, bob = player("alice"), player("bob")
+    bob.join_hall()
+    alice.join_hall()
+    ack = alice.emit("/hall", "challenge", {"username": "bob", "color": chosen})
+    assert bob.received("/hall", "challenge_received")[0]["color"] == chosen
+    bob.emit("/hall", "answer_challenge", {"challenge_id": ack["challenge_id"], "accept": True})
+    assert alice.received("/hall", "match_found")[0]["color"] == challenger_plays
+
+
+@pytest.mark.parametrize("color", ["green", "BLACK", None, 1])
+def test_a_colour_that_is_none_of_the_three_is_refused(player, color):
+    alice, bob = player("alice"), player("bob")
+    bob.join_hall()
+    ack = alice.emit("/hall", "challenge", {"username": "bob", "color": color})
+    assert (ack["ok"], ack["error"]) == (False, "bad_request")

@@ -26,6 +26,9 @@ from gobang.services.pools import OMITTED, Pools, wire
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.validation import ruleset_choice
 
+# What a challenger may ask to play.
+CHALLENGER_COLORS = ("black", "white", "random")
+
 
 class Challenges:
     def __init__(self, table: GameTable, presence: Presence, matcher: Matcher,
@@ -43,13 +46,15 @@ class Challenges:
         self.book = book
 
     def send(self, user: User, username: Any, ruleset: Any, clock: Any = OMITTED,
-             rated: Any = True) -> tuple[str, list[Notice]]:
+             rated: Any = True, color: Any = "random") -> tuple[str, list[Notice]]:
         """`clock`: one of the pools' clocks, null for none, or omitted for the default;
-        `rated`: False for a casual game."""
+        `rated`: False for a casual game; `color`: the challenger's, or random."""
         ruleset = ruleset_choice(ruleset)
         clock = self.pools.choice(clock)
         if not isinstance(rated, bool):
             raise ActionError("bad_request", gettext("rated is true or false."))
+        if color not in CHALLENGER_COLORS:
+            raise ActionError("bad_request", gettext("color is black, white or random."))
         if not isinstance(username, str) or not username.strip():
             raise ActionError("bad_request", gettext("Name the player to challenge."))
         self.table.check_free(user.id)
@@ -59,11 +64,12 @@ class Challenges:
         self._check_can_challenge(user, target)
         notices = self.drop_from(user.id)
         self.matcher.cancel(user.id)
-        challenge = Challenge(self.book.new_id(), user.id, target.id, ruleset, clock, rated)
+        challenge = Challenge(self.book.new_id(), user.id, target.id, ruleset, clock, rated,
+                              color)
         self.book.add(challenge)
         notices.append(Notice("challenge_received", {
             "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
-            "clock": wire(clock), "rated": rated}, USER, target.id))
+            "clock": wire(clock), "rated": rated, "color": color}, USER, target.id))
         return challenge.challenge_id, notices + self.presence.changed(user.id)
 
     def answer(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
@@ -85,8 +91,10 @@ class Challenges:
         self.matcher.cancel(user.id)
         self.matcher.cancel(challenge.from_id)
         notices = self.drop_of(user.id) + self.drop_of(challenge.from_id)
-        players = [challenge.from_id, challenge.to_id]
-        self.rng.shuffle(players)
+        players = [challenge.from_id, challenge.to_id]  # black first
+        if challenge.color == "white" or (challenge.color == "random"
+                                          and self.rng.random() < 0.5):
+            players.reverse()
         try:
             return notices + self.pairings.start(
                 Pairing(players[0], players[1], challenge.ruleset, challenge.clock,

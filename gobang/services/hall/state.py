@@ -27,6 +27,7 @@ class Challenge:
     ruleset: str
     clock: TimeControl
     rated: bool = True
+    color: str = "random"  # the challenger's: black, white or random
 
 
 class PresenceState(Protocol):

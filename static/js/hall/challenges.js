@@ -2,18 +2,16 @@
 
 import {t} from "../i18n.js";
 import {button, el} from "../page.js";
-import {gameKind} from "./words.js";
+import {gameKind, yourColor} from "./words.js";
 
 export class Challenges {
-  /** list: the <ul> of challenges. choice() is the [ruleset, clock] chosen on the page and
-      casual() whether challenges ask for a casual game; attention flashes the title and rings
-      for a challenge received. */
-  constructor(list, {request, attention, choice, casual}) {
+  /** list: the <ul> of challenges. dialog asks a challenge's terms (ChallengeDialog);
+      attention flashes the title and rings for a challenge received. */
+  constructor(list, {request, attention, dialog}) {
     this.list = list;
     this.request = request;
     this.attention = attention;
-    this.choice = choice;
-    this.casual = casual;
+    this.dialog = dialog;
     this.sent = new Map(); // challenge id -> username we challenged
   }
 
@@ -23,14 +21,17 @@ export class Challenges {
     socket.on("challenge_cancelled", (data) => this.cancelled(data));
   }
 
+  /** Asks the terms, then sends the challenge. */
   send(username) {
-    const [ruleset, clock] = this.choice();
-    const rated = !this.casual();
-    this.request("challenge", {username: username, ruleset: ruleset, clock: clock, rated: rated}, (ack) => {
+    this.dialog.open(username, (terms) => this.sendTerms(username, terms));
+  }
+
+  sendTerms(username, terms) {
+    this.request("challenge", {username: username, ...terms}, (ack) => {
       this.sent.set(ack.challenge_id, username);
       const li = this.item(ack.challenge_id, "outgoing");
       li.appendChild(el("span", "text", t("Challenge sent to {name} ({ruleset}); waiting for an answer…",
-        {name: username, ruleset: gameKind(ruleset, clock, rated)})));
+        {name: username, ruleset: gameKind(terms.ruleset, terms.clock, terms.rated, terms.color)})));
       this.list.appendChild(li);
     });
   }
@@ -64,7 +65,8 @@ export class Challenges {
     const text = el("span", "text");
     text.appendChild(el("strong", "", data.from.username));
     text.appendChild(document.createTextNode(" " + t("({score}) challenges you · {ruleset}",
-      {score: data.from.score, ruleset: gameKind(data.ruleset, data.clock, data.rated !== false)})));
+      {score: data.from.score,
+        ruleset: gameKind(data.ruleset, data.clock, data.rated !== false, yourColor(data.color))})));
     li.appendChild(text);
     const actions = el("span", "actions");
     actions.appendChild(button(t("Accept"), "challenge-accept", () => this.answer(data.challenge_id, true), "small primary"));

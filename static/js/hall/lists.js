@@ -103,7 +103,9 @@ export class HallLists {
     const side = el("span", "actions");
     side.appendChild(el("span", `badge ${user.status}`, statusName(user.status)));
     if (user.id !== this.myId && user.status === "idle" && !this.session.stopped) {
-      side.appendChild(button(t("Challenge"), "challenge-button", () => this.challenge(user.username)));
+      const challenge = button(t("Challenge"), "challenge-button", () => this.challenge(user.username));
+      challenge.setAttribute("aria-label", t("Challenge {name}", {name: user.username}));
+      side.appendChild(challenge);
     }
     if (user.id !== this.myId && user.status === "playing" && user.game_id != null) {
       side.appendChild(watchLink(user.game_id));

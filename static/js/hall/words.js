@@ -28,7 +28,17 @@ export function statusName(status) {
 }
 
 /** "freestyle · 5+3": how a challenge names its game. */
-/** "renju · 5+3", and " · Casual" after it for a game that is not rated. */
-export function gameKind(ruleset, clock, rated = true) {
-  return `${rulesetName(ruleset)} · ${clockLabel(clock)}` + (rated ? "" : ` · ${t("Casual")}`);
+/** "renju · 5+3", then " · Casual" for a game that is not rated and " · you play black"
+    when `color`, the reader's colour, is chosen (not "random"). */
+export function gameKind(ruleset, clock, rated = true, color = "random") {
+  const parts = [rulesetName(ruleset), clockLabel(clock)];
+  if (!rated) parts.push(t("Casual"));
+  if (color === "black") parts.push(t("you play black"));
+  if (color === "white") parts.push(t("you play white"));
+  return parts.join(" · ");
+}
+
+/** The colour a challenged player gets from the challenger's choice. */
+export function yourColor(challengers) {
+  return {black: "white", white: "black"}[challengers] || "random";
 }
