@@ -39,7 +39,8 @@ def test_a_casual_challenge_as_white_is_played_on_those_terms(browser_player, li
     toast.get_by_test_id("challenge-accept").click()
     for page in (ann, ben):
         page.wait_for_url(re.compile(rf"{re.escape(live_server.url)}/game/\d+"))
-        expect(page.get_by_test_id("ruleset-name")).to_have_text(re.compile(r"^renju · .* · Casual$"))
+        expect(page.get_by_test_id("ruleset-name")).to_have_text(
+            re.compile(r"^renju · .* · Casual$"))
     expect(ben.get_by_test_id("status")).to_have_text("Your turn")  # ben has black
     expect(ann.get_by_test_id("status")).to_have_text("Opponent's turn")
 
