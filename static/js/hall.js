@@ -56,7 +56,7 @@ function startHall(root) {
     challenge: (username) => challenges.send(username), rendered: () => matching.renderPools(),
   });
   const computerFromAddress = startComputerPanel(session, (gameId) => currentGame.set(gameId));
-  const hall = {root, chat, currentGame, matching, lists, computerFromAddress,
+  const hall = {root, chat, currentGame, matching, lists, computerFromAddress, challenges,
     maintenance: $("maintenance-notice")};
 
   socket.on("hello", (data) => greeted(hall, data));
@@ -117,6 +117,7 @@ function greeted(hall, data) {
   if (!data.maintenance) {
     hall.matching.fromAddress(data);
     hall.computerFromAddress(data);
+    hall.challenges.fromAddress(data);
   }
 }
 

@@ -75,6 +75,17 @@ def test_the_replay_says_casual_for_a_casual_game(app, client, alice_and_bob, ra
     assert texts(page_of(client, f"/game/{game_id}/replay"), "unrated-mark") == mark
 
 
+def test_another_players_profile_offers_to_challenge_them_in_the_hall(client, alice_and_bob):
+    page = page_of(client, "/u/bob")
+    (link,) = by_testid(page, "profile-challenge")
+    assert (link.text, link.attrs["href"]) == ("Challenge bob", "/hall?challenge=bob")
+
+
+def test_no_challenge_on_ones_own_profile_or_for_a_visitor(app, client, alice_and_bob):
+    assert by_testid(page_of(client, "/u/alice"), "profile-challenge") == []
+    assert by_testid(page_of(app.test_client(), "/u/bob"), "profile-challenge") == []
+
+
 def test_profile_without_rated_games_lists_no_ratings(client, alice_and_bob):
     assert by_testid(page_of(client, "/u/alice"), "profile-ratings") == []
 

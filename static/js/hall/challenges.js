@@ -21,6 +21,17 @@ export class Challenges {
     socket.on("challenge_cancelled", (data) => this.cancelled(data));
   }
 
+  /** /hall?challenge=<name> (a profile's or a finished game's "Challenge ben"): the dialog for
+      that player once, then the query is dropped so that a reload does not ask again. */
+  fromAddress(hello) {
+    const params = new URLSearchParams(window.location.search);
+    const username = params.get("challenge");
+    if (username === null) return;
+    window.history.replaceState(null, "", window.location.pathname);
+    if (hello.current_game != null || !username.trim() || username === (hello.me || {}).username) return;
+    this.send(username);
+  }
+
   /** Asks the terms, then sends the challenge. */
   send(username) {
     this.dialog.open(username, (terms) => this.sendTerms(username, terms));

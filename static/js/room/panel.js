@@ -42,6 +42,7 @@ function panelElements() {
     rematchStatus: $("rematch-status"),
     rematchLink: $("rematch-link"),
     newOpponent: $("new-opponent-link"),
+    challengeOpponent: $("challenge-opponent-link"),
     root: $("room"),
     cards: {black: $("player-black"), white: $("player-white")},
   };
@@ -146,6 +147,17 @@ export class Panel {
     ui.newOpponent.href = level
       ? computerAddress(ui.newOpponent.dataset.hall, level, game.ruleset, game.clock, game.you)
       : matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock);
+    this.renderChallengeOpponent(computer);
+  }
+
+  /** After a game against a person: "Challenge ben", the hall's dialog for them. */
+  renderChallengeOpponent(computer) {
+    const {game, ui} = this;
+    const opponent = game.isPlayer() ? game.players[other(game.you)] : null;
+    show(ui.challengeOpponent, Boolean(opponent) && !computer);
+    if (!opponent || computer) return;
+    ui.challengeOpponent.textContent = t("Challenge {name}", {name: opponent.username});
+    ui.challengeOpponent.href = `${ui.challengeOpponent.dataset.hall}?challenge=${encodeURIComponent(opponent.username)}`;
   }
 
   renderPauseButton(playing) {

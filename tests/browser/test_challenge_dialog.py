@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_game import match
+
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
@@ -51,3 +53,18 @@ def test_cancelling_the_dialog_sends_nothing(browser_player, live_server):
     ann.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     expect(ann.get_by_test_id("challenge-sent")).to_have_count(0)
+
+
+def test_a_finished_games_opponent_is_challenged_from_the_room(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    white.get_by_test_id("resign-button").click()
+    white.get_by_test_id("resign-confirm").click()
+    link = black.get_by_test_id("challenge-opponent-link")
+    opponent = "ben" if link.text_content() == "Challenge ben" else "ann"
+    expect(link).to_have_text(f"Challenge {opponent}")
+    link.click()
+    dialog = black.get_by_test_id("challenge-dialog")
+    expect(dialog.get_by_test_id("challenge-dialog-title")).to_have_text(f"Challenge {opponent}")
+    dialog.get_by_test_id("challenge-send").click()
+    expect(white.get_by_test_id("challenge-toast")).to_contain_text("challenges you")
+    assert black.url == f"{live_server.url}/hall"  # the query is gone: a reload asks nothing
