@@ -197,8 +197,10 @@ MUTANTS: tuple[Mutant, ...] = (
            ("tests/services/test_move_writer.py",), pattern=MANY_ITEMS),
     # --- hall ---
     Mutant("hall-gap-exclusive", "gobang/services/hall/matcher.py",
-           "    candidates = [c for c in neighbours if abs(c.score - entry.score) <= gap]",
-           "    candidates = [c for c in neighbours if abs(c.score - entry.score) < gap]",
+           "    candidates = [c for c in neighbours"
+           " if abs(c.score - entry.score) <= _widened(gap, entry, c)]",
+           "    candidates = [c for c in neighbours"
+           " if abs(c.score - entry.score) < _widened(gap, entry, c)]",
            "Off by one: players exactly the allowed gap apart are not paired.",
            ("tests/services/test_matcher.py",)),
     Mutant("hall-drop-first-vanished", "gobang/services/hall/matcher.py",

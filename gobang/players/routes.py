@@ -9,6 +9,7 @@ from gobang.services.history import players
 from gobang.services.ratings import board as boards
 from gobang.services.ratings.categories import is_category
 from gobang.services.ratings.glicko2 import LICHESS
+from gobang.services.ratings.history import rating_histories
 from gobang.services.registry import services
 
 bp = Blueprint("players", __name__)
@@ -39,6 +40,8 @@ def profile(username: str) -> str:
         computer_games=players.computer_games(user.id),
         chart=players.score_chart(
             players.score_history(user.id), start=current_app.config["INITIAL_SCORE"]),
+        rating_charts={category: players.score_chart(points, start=start) for category,
+                       (start, points) in rating_histories(user.id).items()},
         rank=players.rank_of(user.id),
     )
 

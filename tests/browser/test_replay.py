@@ -102,7 +102,8 @@ def test_profile_chart_and_replay_link_lead_to_the_replay(
 ):
     page = new_page()
     log_in(page, live_server.url, "ann", f"/u/{winner}")
-    assert page.locator("svg.score-chart circle.chart-point").count() == 1
+    assert page.locator("#score-history svg.score-chart circle.chart-point").count() == 1
+    assert page.locator("#rating-history svg.score-chart circle.chart-point").count() == 1
     assert page.get_by_test_id("game-result").inner_text() == "win"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "profile.png"), full_page=True)

@@ -84,9 +84,10 @@ def test_score_chart_sets_out_from_the_starting_score(
         live_server, new_page, finished_game, winner):  # noqa: F811
     page = new_page()
     page.goto(f"{live_server.url}/u/{winner}")
-    start = page.get_by_test_id("chart-start")
+    chart = page.get_by_test_id("score-chart")  # not the rating charts below it
+    start = chart.get_by_test_id("chart-start")
     expect(start).to_have_attribute("data-score", "1000")
-    point = page.get_by_test_id("chart-point")
+    point = chart.get_by_test_id("chart-point")
     expect(point).to_have_count(1)
     # The winner's line climbs from the start (SVG y grows downwards).
     assert point.bounding_box()["y"] < start.bounding_box()["y"]

@@ -12,7 +12,7 @@ from gobang.models import CategoryRating
 from gobang.services.history.players import hall_summary, score_chart
 from tests.support.forms import register
 from tests.support.games import add_user, delete_user, finish_game, set_columns, user_id
-from tests.support.html import by_testid, text, texts
+from tests.support.html import by_testid, section, text, texts
 
 
 def page_of(client, path: str) -> str:
@@ -66,7 +66,7 @@ def test_a_casual_game_is_marked_casual_and_left_out_of_the_score_chart(app, cli
     cells = by_testid(page, "game-score-change")
     assert [(cell.text, cell.attrs.get("data-casual")) for cell in cells] == [
         ("Casual", "true"), ("+30", None)]
-    assert len(by_testid(page, "chart-point")) == 1
+    assert len(by_testid(section(page, "score-history"), "chart-point")) == 1
 
 
 @pytest.mark.parametrize(("rated", "mark"), [(True, []), (False, ["Casual"])])
@@ -86,8 +86,24 @@ def test_no_challenge_on_ones_own_profile_or_for_a_visitor(app, client, alice_an
     assert by_testid(page_of(app.test_client(), "/u/bob"), "profile-challenge") == []
 
 
+def test_the_profile_draws_each_categorys_rating_over_its_games(app, client, alice_and_bob):
+    alice, bob = alice_and_bob
+    finish_game(app, alice, bob, "black", "five")
+    finish_game(app, alice, bob, "black", "five", rated=False)  # moved no rating
+    finish_game(app, bob, alice, "black", "resign")
+    page = page_of(client, "/u/alice")
+    (chart,) = by_testid(page, "rating-chart")
+    assert chart.attrs["data-category"] == "freestyle:untimed"
+    svg = re.search(r'<svg class="score-chart" data-testid="rating-chart-svg".*?</svg>', page,
+                    re.S).group(0)
+    assert svg.count('data-testid="chart-point"') == 2
+    assert re.search(r"Rating in freestyle untimed after each of 2 games, from 1500 to 1\d{3}",
+                     svg)
+
+
 def test_profile_without_rated_games_lists_no_ratings(client, alice_and_bob):
-    assert by_testid(page_of(client, "/u/alice"), "profile-ratings") == []
+    page = page_of(client, "/u/alice")
+    assert by_testid(page, "profile-ratings") == by_testid(page, "rating-chart") == []
 
 
 @pytest.mark.parametrize("path", ["/u/ALICE", "/u/Alice", "/u/alice"])
@@ -116,7 +132,7 @@ def test_profile_chart_has_one_point_per_scored_game(app, client, alice_and_bob,
     finish_game(app, alice, bob, None, "aborted")  # no score change, no point
     page = page_of(client, "/u/alice")
     assert len(by_testid(page, "score-chart")) == 1
-    points = by_testid(page, "chart-point")
+    points = by_testid(section(page, "score-history"), "chart-point")
     assert [p.text for p in points] == ["Game 1: 1030", "Game 2: 995", "Game 3: 996"]
 
 

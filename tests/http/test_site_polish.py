@@ -8,7 +8,7 @@ import pytest
 from gobang.services.history.players import score_chart
 from tests.support.forms import register
 from tests.support.games import add_user, finish_game, user_id
-from tests.support.html import by_testid
+from tests.support.html import by_testid, section
 
 
 def page_of(client, path: str) -> str:
@@ -29,19 +29,20 @@ def test_score_chart_starts_from_the_starting_score(app, client, winner, start_i
     register(client, "alice")
     finish_game(app, user_id(app, "alice"), add_user(app, "bob"), winner, "resign")
     page = page_of(client, "/u/alice")
-    (start,) = by_testid(page, "chart-start")
+    (start,) = by_testid(section(page, "score-history"), "chart-start")
     assert start.attrs["data-score"] == str(app.config["INITIAL_SCORE"])
-    (first, last) = polyline(page)
+    (first, last) = polyline(section(page, "score-history"))
     assert first == (float(start.attrs["cx"]), float(start.attrs["cy"]))
     assert (first[1] > last[1]) is not start_is_higher  # SVG y grows downwards
-    assert len(by_testid(page, "chart-point")) == 1  # one point per game; the start is not a game
+    # one point per game; the start is not a game
+    assert len(by_testid(section(page, "score-history"), "chart-point")) == 1
 
 
 @pytest.mark.parametrize("app_overrides", [{"INITIAL_SCORE": 1500}])
 def test_score_chart_starts_from_the_configured_starting_score(app, client):
     register(client, "alice")
     finish_game(app, user_id(app, "alice"), add_user(app, "bob"), "black", "five")
-    (start,) = by_testid(page_of(client, "/u/alice"), "chart-start")
+    (start,) = by_testid(section(page_of(client, "/u/alice"), "score-history"), "chart-start")
     assert start.attrs["data-score"] == "1500"
 
 

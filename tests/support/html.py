@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -64,3 +65,11 @@ def text(page: str, testid: str) -> str:
     found = texts(page, testid)
     assert len(found) == 1, f"{len(found)} elements with data-testid={testid!r}"
     return found[0]
+
+
+def section(page: str, section_id: str) -> str:
+    """The markup of the page's <section id=...>, up to its first </section> (so not for one
+    that holds another)."""
+    found = re.search(rf'<section[^>]*id="{section_id}".*?</section>', page, re.S)
+    assert found is not None, f"no <section id={section_id!r}>"
+    return found.group(0)

@@ -134,11 +134,14 @@ class Matcher:
 PROVISIONAL_GAP_FACTOR = 2
 
 
+def _widened(gap: float, a: QueueEntry, b: QueueEntry) -> float:
+    return gap * (PROVISIONAL_GAP_FACTOR if a.provisional or b.provisional else 1)
+
+
 def _closest(entry: QueueEntry, neighbours: list[QueueEntry], gap: float) -> QueueEntry | None:
     """The neighbour nearest in score within the gap, widened for a provisional rating on
     either side (ties: the longer waiter)."""
-    candidates = [c for c in neighbours if abs(c.score - entry.score) <= gap * (
-        PROVISIONAL_GAP_FACTOR if entry.provisional or c.provisional else 1)]
+    candidates = [c for c in neighbours if abs(c.score - entry.score) <= _widened(gap, entry, c)]
     if not candidates:
         return None
     return min(candidates, key=lambda c: (abs(c.score - entry.score), c.joined_at))
