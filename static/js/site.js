@@ -43,6 +43,7 @@ function startSite(holder) {
     toast.append(text, error, actions);
     holder.appendChild(toast);
     open.set(data.challenge_id, toast);
+    clearTheToasts();
     toast.dataset.sound = attention.challenge(data.from.username);
   }
 
@@ -66,6 +67,13 @@ function startSite(holder) {
     open.get(challengeId)?.remove();
     open.delete(challengeId);
     if (open.size === 0) attention.stopFlashing();
+    clearTheToasts();
+  }
+
+  /** While toasts are open the page may scroll its end clear of them: they are fixed over the
+      page's bottom corner, where a room's chat and a profile's last rows are. */
+  function clearTheToasts() {
+    document.body.classList.toggle("with-toasts", open.size > 0);
   }
 
   function closeAll() {
