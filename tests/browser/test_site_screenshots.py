@@ -21,12 +21,16 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 
 
-def play_a_game(live_server, first, second) -> None:
-    """`first` and `second` (logged-in sessions) match in the hall and black makes five."""
+def play_a_game(live_server, first, second, second_name: str) -> None:
+    """`first` challenges `second` (logged-in sessions) in the hall, and black makes five. A
+    challenge, not the queue: the queue pairs by rating, and the same two players' ratings
+    part after a few games."""
     halls = [live_server.connect(http, "/hall") for http in (first, second)]
     for hall in halls:
         hall.wait_for("hello")
-        assert hall.ask("start_match", {}) == {"ok": True}
+    challenge = halls[0].ask("challenge", {"username": second_name})
+    assert halls[1].ask("answer_challenge", {"challenge_id": challenge["challenge_id"],
+                                             "accept": True}) == {"ok": True}
     found = [hall.wait_for("match_found", timeout=5) for hall in halls]
     seats = {}
     for http, hall, match in zip((first, second), halls, found, strict=True):
@@ -44,7 +48,7 @@ def evening(live_server) -> None:
     """Four ranked players (five games each) and a game in play."""
     sessions = {name: live_server.user(name) for name in ("mei", "tom", "lin", "sam")}
     for first, second in [("mei", "tom"), ("lin", "sam")] * 5:
-        play_a_game(live_server, sessions[first], sessions[second])
+        play_a_game(live_server, sessions[first], sessions[second], second)
     black, white, game_id = matched_pair(live_server, names=("kai", "zoe"))
     play(black, white, game_id, BLACK_FIVE[:5])
 
