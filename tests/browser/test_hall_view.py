@@ -24,7 +24,8 @@ def test_players_and_a_live_game_come_and_go_in_the_view(browser_player, live_se
     game_id = ben.url.rsplit("/", 1)[-1]
     games = ann.get_by_test_id("games-list")
     expect(games.locator("li")).to_have_count(1)
-    expect(games).to_contain_text(re.compile("ben vs cat|cat vs ben"))
+    # each player with their rating in the game's category: newcomers there, 1500
+    expect(games).to_contain_text(re.compile(r"(ben|cat) \(1500\) vs (cat|ben) \(1500\)"))
     expect(games.get_by_test_id("watch-link")).to_have_attribute("href", f"/game/{game_id}")
     # The players left the hall for the game's page: they stay listed, playing, to be watched.
     listed = online.locator("li", has_text="ben")

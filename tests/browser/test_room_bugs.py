@@ -110,7 +110,8 @@ def test_an_aborted_game_says_aborted_with_no_score_line(browser_player, live_se
         expect(page.get_by_test_id("status")).to_have_text("Aborted", timeout=15_000)
         expect(page.get_by_test_id("score-change-black")).to_be_hidden()
         expect(page.get_by_test_id("score-change-white")).to_be_hidden()
-        expect(page.get_by_test_id("score-black")).to_have_text("1000")
+        # the rating in the game's category as it began: a newcomer's
+        expect(page.get_by_test_id("score-black")).to_have_text("1500")
     black.reload()
     expect(black.get_by_test_id("status")).to_have_text("Aborted")
     expect(black.get_by_test_id("score-change-black")).to_be_hidden()

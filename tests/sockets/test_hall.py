@@ -98,7 +98,8 @@ def test_matcher_pairs_two_queued_players_and_tells_both(player, tick):
     assert len(a) == len(b) == 1
     assert a[0]["game_id"] == b[0]["game_id"]
     assert {a[0]["color"], b[0]["color"]} == {"black", "white"}
-    assert a[0]["opponent"] == {"id": bob.id, "username": "bob", "score": 1000}
+    assert a[0]["opponent"] == {"id": bob.id, "username": "bob", "score": 1000,
+                              "rating": 1500}
     assert a[0]["ruleset"] == "renju"
 
 

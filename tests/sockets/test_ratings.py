@@ -32,3 +32,23 @@ def test_hello_me_carries_the_ratings(app, player):
         "rating": first_game_ratings("freestyle:untimed", winner="white")["white"]["after"],
         "rd": first_game_ratings("freestyle:untimed", winner="white")["white"]["rd"],
         "games": 1, "provisional": True}
+
+
+def test_a_games_seats_show_each_players_rating_in_its_category(app, player, tick):
+    from gobang.extensions import db
+    from gobang.models import CategoryRating
+
+    alice, bob = player("alice"), player("bob")
+    with app.app_context():
+        db.session.add(CategoryRating(user_id=alice.id, category="renju:untimed", rating=1562.4,
+                                      deviation=60, volatility=0.06, games=30))
+        db.session.commit()
+    for client in (alice, bob):
+        client.join_hall()
+        assert client.emit("/hall", "start_match", {"ruleset": "renju", "clock": None})["ok"]
+    tick()
+    assert bob.received("/hall", "match_found")[0]["opponent"]["rating"] == 1562
+    game_id = alice.received("/hall", "match_found")[0]["game_id"]
+    state = alice.emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert {state[color]["username"]: state[color]["rating"] for color in ("black", "white")} == {
+        "alice": 1562, "bob": 1500}

@@ -37,7 +37,8 @@ def test_join_returns_full_state_for_a_player(game_between):
     assert state["to_move"] == "black"
     assert state["ruleset"] == "freestyle"
     assert state["black"]["username"] == black.name
-    assert state["white"] == {"id": white.id, "username": white.name, "score": 1000}
+    assert state["white"] == {"id": white.id, "username": white.name, "score": 1000,
+                              "rating": 1500}
     assert state["clocks"] == {"black_ms": 600_000, "white_ms": 600_000}
     assert state["result"] is None
 

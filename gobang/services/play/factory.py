@@ -22,6 +22,8 @@ from gobang.services.play.live import Clocks, LiveGame, Seat, first_version
 from gobang.services.play.results import Ending, save_result
 from gobang.services.play.table import GameTable
 from gobang.services.pools import OMITTED, Omitted, TimeControl
+from gobang.services.ratings.categories import category_of
+from gobang.services.ratings.stored import standings_of
 from gobang.vocabulary import BLACK, RULESETS, WHITE, Reason, Status
 
 log = logging.getLogger("gobang.games")
@@ -79,7 +81,9 @@ class GameFactory:
             # The ids and the seats before the commit, which expires every loaded attribute:
             # read after it, each was a query again (three a game).
             db.session.flush()
-            lives = [self._live(game, row) for game, row in planned]
+            ratings = standings_of(pair for game, _row in planned
+                                   for pair in _people_in(game, self.default_clock))
+            lives = [self._live(game, row, ratings) for game, row in planned]
             by_id = self._commit(lives, [row for _game, row in planned])
             made = [by_id[live.game_id] for live in lives]
         results = iter(made)
@@ -125,11 +129,12 @@ class GameFactory:
                     "The game could not be started; try again."))
         return revoked
 
-    def _live(self, game: NewGame, row: Game) -> LiveGame:
+    def _live(self, game: NewGame, row: Game, ratings: dict[tuple[int, str], int]) -> LiveGame:
         chosen = _chosen(game, self.default_clock)
+        key = category_of(game.ruleset, chosen).key
         return LiveGame(
-            game_id=row.id, ruleset=game.ruleset, black=_seat(game.black),
-            white=_seat(game.white), rules=RulesGame(game.ruleset),
+            game_id=row.id, ruleset=game.ruleset, black=_seat(game.black, ratings, key),
+            white=_seat(game.white, ratings, key), rules=RulesGame(game.ruleset),
             clocks=_clocks(chosen), time_control=chosen, rated=row.rated,
             created_at=self.clock(), abort_seconds=self.abort_seconds,
             version=first_version(self.wall()),
@@ -236,9 +241,12 @@ def _from_row(row: Game, now: float, last_alive: datetime | None, version: int) 
         clocks = Clocks(row.black_ms, row.white_ms, row.clock_increment_ms or 0)
         if len(row.moves) >= 1 and rules.to_move is not None:
             clocks.start(rules.to_move, now - _used_before_stop(row, last_alive))
+    key = category_of(row.ruleset, row.time_control()).key
+    ratings = standings_of((user.id, key) for user in (row.black, row.white)
+                           if user.computer_level is None and row.rated)
     live = LiveGame(
         game_id=row.id, ruleset=row.ruleset,
-        black=_seat(row.black), white=_seat(row.white),
+        black=_seat(row.black, ratings, key), white=_seat(row.white, ratings, key),
         rules=rules, clocks=clocks, time_control=row.time_control(), created_at=now,
         status=row.status, version=version, rated=row.rated,
     )
@@ -252,8 +260,19 @@ def _from_row(row: Game, now: float, last_alive: datetime | None, version: int) 
     return live
 
 
-def _seat(user: User) -> Seat:
-    return Seat(user.id, user.username, user.score, user.computer_level)
+def _seat(user: User, ratings: dict[tuple[int, str], int], key: str) -> Seat:
+    """A player's seat, with their rating in the game's category (`key`), for a person."""
+    return Seat(user.id, user.username, user.score, user.computer_level,
+                ratings.get((user.id, key)))
+
+
+def _people_in(game: NewGame, default_clock: TimeControl) -> list[tuple[int, str]]:
+    """(user id, category key) of the people in a new rated game: whose ratings its seats
+    show (a casual game shows the scores, as a game against the computer does)."""
+    if not game.rated:
+        return []
+    key = category_of(game.ruleset, _chosen(game, default_clock)).key
+    return [(user.id, key) for user in (game.black, game.white) if user.computer_level is None]
 
 
 def _used_before_stop(row: Game, last_alive: datetime | None) -> float:

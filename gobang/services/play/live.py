@@ -21,12 +21,16 @@ class Seat:
     score: int
     # The computer's level when this seat is the computer's.
     computer: int | None = None
+    # A person's rating in the game's category as the game began (an extension).
+    rating: int | None = None
 
     def player(self) -> dict[str, Any]:
         found: dict[str, Any] = {"id": self.user_id, "username": self.username,
                                  "score": self.score}
         if self.computer is not None:
             found["computer"] = self.computer  # an extension: pages show a thinking sign
+        if self.rating is not None:
+            found["rating"] = self.rating
         return found
 
 

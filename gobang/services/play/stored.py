@@ -37,9 +37,11 @@ def _rating_lines(game: Game) -> dict[str, dict[str, Any]] | None:
     }
 
 
-def _player(user, score: int | None) -> dict[str, Any]:
+def _player(user, score: int | None, rating: float | None = None) -> dict[str, Any]:
     found = {"id": user.id, "username": user.username,
              "score": score if score is not None else user.score}
+    if rating is not None:  # the rating in the game's category as it began (a rated game)
+        found["rating"] = round(rating)
     if user.computer_level is not None:
         found["computer"] = user.computer_level  # as in a live game's Player
     return found
@@ -58,8 +60,8 @@ def stored_state(game: Game) -> dict[str, Any]:
         "game_id": game.id,
         "ruleset": game.ruleset,
         "status": game.status,
-        "black": _player(game.black, game.black_score_before),
-        "white": _player(game.white, game.white_score_before),
+        "black": _player(game.black, game.black_score_before, game.black_rating_before),
+        "white": _player(game.white, game.white_score_before, game.white_rating_before),
         "moves": moves,
         "to_move": to_move,
         "clocks": clocks,

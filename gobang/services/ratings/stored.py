@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -97,3 +98,17 @@ def standing(user_id: int, category: Category) -> tuple[int, bool]:
     rating, deviation = row if row is not None else (LICHESS.start_rating,
                                                      LICHESS.start_deviation)
     return round(rating), deviation >= LICHESS.provisional_from
+
+
+def standings_of(wanted: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    """The rounded ratings of (user id, category key) pairs, in one query: a new game's seats
+    show them. A pair without a row stands at the start."""
+    wanted = set(wanted)
+    if not wanted:
+        return {}
+    rows = db.session.execute(
+        select(CategoryRating.user_id, CategoryRating.category, CategoryRating.rating).where(
+            CategoryRating.user_id.in_({user_id for user_id, _key in wanted}),
+            CategoryRating.category.in_({key for _user_id, key in wanted})))
+    found = {(user_id, key): round(rating) for user_id, key, rating in rows}
+    return {pair: found.get(pair, round(LICHESS.start_rating)) for pair in wanted}

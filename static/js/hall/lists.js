@@ -15,11 +15,16 @@ function watchLink(gameId) {
   return watch;
 }
 
+/** "ann (1612)": a player of a live game with their rating in its category, where sent. */
+function named(player) {
+  return player.rating === undefined ? player.username : `${player.username} (${player.rating})`;
+}
+
 function gameItem(game) {
   const li = el("li");
   li.dataset.gameId = String(game.game_id);
   const moves = game.moves === 1 ? t("1 move") : t("{count} moves", {count: game.moves});
-  const players = t("{black} vs {white}", {black: game.black.username, white: game.white.username});
+  const players = t("{black} vs {white}", {black: named(game.black), white: named(game.white)});
   // Only an unrated game carries `rated` (false): casual, or against the computer.
   const unrated = game.rated === false
     ? ` · ${[game.black, game.white].some((p) => p.computer) ? t("Unrated") : t("Casual")}` : "";

@@ -83,7 +83,8 @@ export class Panel {
     const player = game.players[color];
     card.querySelector(".name").textContent = playerName(player);
     const score = card.querySelector(".score");
-    if (player && !score.dataset.final) score.textContent = String(player.score);
+    // The rating in the game's category where the server sends one; the score before it did.
+    if (player && !score.dataset.final) score.textContent = String(player.rating ?? player.score);
     show(card.querySelector(".you-tag"), game.you === color);
     // A paused game has nobody's clock running, so nobody's turn is highlighted.
     const turn = game.status === "playing" && !game.paused && game.toMove === color;
@@ -219,15 +220,18 @@ export class Panel {
   }
 
   showScoreChanges(result) {
-    // An aborted game changes no score: a "+0" line would read as a result.
-    if (!result.scores || isAborted(result)) return;
+    // An aborted game changes no score: a "+0" line would read as a result. The category's
+    // rating where the game moved one, "1500 → 1662? (+162)", else the score.
+    const changes = result.ratings || result.scores;
+    if (!changes || isAborted(result)) return;
     for (const color of COLORS) {
-      const change = result.scores[color];
+      const change = changes[color];
       if (!change) continue;
       const diff = change.after - change.before;
       const card = this.ui.cards[color];
       const node = card.querySelector(".score-change");
-      node.textContent = `${change.before} → ${change.after} (${diff >= 0 ? "+" : ""}${diff})`;
+      const mark = change.provisional ? "?" : "";
+      node.textContent = `${change.before} → ${change.after}${mark} (${diff >= 0 ? "+" : ""}${diff})`;
       node.classList.toggle("up", diff > 0);
       node.classList.toggle("down", diff < 0);
       show(node, true);
