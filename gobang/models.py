@@ -123,6 +123,11 @@ class Game(db.Model):
     white_rating_after: Mapped[float | None]
     black_deviation_after: Mapped[float | None]
     white_deviation_after: Mapped[float | None]
+    # The opening rule (gobang.rules.openings: none, swap, swap2, taraguchi-10) and what the
+    # players did in it, [[actor, action], ...] (gobang/services/openings/stored.py): its
+    # stones are also the game's first moves; its colour choices swap black_id and white_id.
+    opening: Mapped[str] = mapped_column(String(16), default="none", server_default="none")
+    opening_log: Mapped[list | None] = mapped_column(JSON)
 
     black: Mapped[User] = relationship(foreign_keys=[black_id])
     white: Mapped[User] = relationship(foreign_keys=[white_id])

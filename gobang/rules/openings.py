@@ -131,6 +131,20 @@ class Opening:
         """Who holds black now (FIRST or SECOND)."""
         return self._walk.black
 
+    def color_of(self, player: str) -> str:
+        """The colour `player` (FIRST or SECOND) holds now."""
+        return BLACK if player == self._walk.black else WHITE
+
+    def player_of(self, color: str) -> str:
+        """Who (FIRST or SECOND) holds `color` now."""
+        return self._walk.holder(color)
+
+    @property
+    def to_act(self) -> str | None:
+        """The colour of whoever acts next (the seat, not the colour of the next stone);
+        None once the opening is over."""
+        return None if self.step is None else self.color_of(self.step.actor)
+
     def apply(self, actor: str, action: Action) -> Opening:
         """The opening after `actor` did `action`; refuses (OpeningRefused, or the move's own
         refusals: out_of_range, occupied) what the step does not allow."""

@@ -17,6 +17,7 @@ from gobang.models import Game, User
 from gobang.rules import Game as RulesGame
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
+from gobang.services.openings.stored import check_opening, opening_of
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import Clocks, LiveGame, Seat, first_version
 from gobang.services.play.results import Ending, save_result
@@ -39,6 +40,7 @@ class NewGame:
     time_control: TimeControl | Omitted = OMITTED
     rematch_of: int | None = None
     rated: bool = True  # False: casual (a game against the computer never is)
+    opening: str = "none"  # gobang.rules.openings.OPENINGS_OF[ruleset]
 
 
 # A game made (with the notices its start brings), or why it was not.
@@ -58,11 +60,13 @@ class GameFactory:
     def create(
         self, black: User, white: User, ruleset: str, rematch_of: int | None = None,
         time_control: TimeControl | Omitted = OMITTED, rated: bool = True,
+        opening: str = "none",
     ) -> tuple[LiveGame, list[Notice]]:
         """A new game, waiting for both players to join, with the given clock (None: no clock;
-        omitted: the host's default); `rated` False for a casual one."""
+        omitted: the host's default); `rated` False for a casual one; `black` places the first
+        stone of the `opening`."""
         made = self.create_many(
-            [NewGame(black, white, ruleset, time_control, rematch_of, rated)])[0]
+            [NewGame(black, white, ruleset, time_control, rematch_of, rated, opening)])[0]
         if isinstance(made, ActionError):
             raise made
         return made
@@ -136,7 +140,7 @@ class GameFactory:
             game_id=row.id, ruleset=game.ruleset, black=_seat(game.black, ratings, key),
             white=_seat(game.white, ratings, key), rules=RulesGame(game.ruleset),
             clocks=_clocks(chosen), time_control=chosen, rated=row.rated,
-            created_at=self.clock(), abort_seconds=self.abort_seconds,
+            opening=opening_of(row), created_at=self.clock(), abort_seconds=self.abort_seconds,
             version=first_version(self.wall()),
         )
 
@@ -199,6 +203,7 @@ def _refusals(games: Sequence[NewGame]) -> list[ActionError | None]:
 def _check(game: NewGame, seen: set[int]) -> None:
     if game.ruleset not in RULESETS:
         raise ActionError("bad_request", gettext("Unknown ruleset %(name)r.", name=game.ruleset))
+    check_opening(game.ruleset, game.opening)
     for user in (game.black, game.white):
         # The computer plays many games at once.
         if user.computer_level is None and user.id in seen:
@@ -215,6 +220,7 @@ def _row(game: NewGame, default_clock: TimeControl) -> Game:
                 white_id=white.id, rematch_of=game.rematch_of,
                 computer_level=black.computer_level or white.computer_level,
                 rated=game.rated and not (black.computer_level or white.computer_level),
+                opening=game.opening, opening_log=[] if game.opening != "none" else None,
                 **_clock_columns(_chosen(game, default_clock)))
 
 
@@ -239,23 +245,26 @@ def _from_row(row: Game, now: float, last_alive: datetime | None, version: int) 
     clocks = None
     if row.black_ms is not None and row.white_ms is not None:
         clocks = Clocks(row.black_ms, row.white_ms, row.clock_increment_ms or 0)
-        if len(row.moves) >= 1 and rules.to_move is not None:
-            clocks.start(rules.to_move, now - _used_before_stop(row, last_alive))
     key = category_of(row.ruleset, row.time_control()).key
     ratings = standings_of((user.id, key) for user in (row.black, row.white)
                            if user.computer_level is None and row.rated)
+    opening = opening_of(row)
     live = LiveGame(
         game_id=row.id, ruleset=row.ruleset,
         black=_seat(row.black, ratings, key), white=_seat(row.white, ratings, key),
         rules=rules, clocks=clocks, time_control=row.time_control(), created_at=now,
-        status=row.status, version=version, rated=row.rated,
+        status=row.status, version=version, rated=row.rated, opening=opening,
     )
+    acted = len(opening.log) if opening is not None else len(row.moves)
+    to_move = live.to_move()
+    if clocks is not None and acted >= 1 and to_move is not None:
+        clocks.start(to_move, now - _used_before_stop(row, last_alive))
     if row.status == Status.PLAYING:
         # Both players must come back (the computer is always back); each gets the grace
         # period from the restart.
         live.away_since = {color: now for color in (BLACK, WHITE)
                            if live.seat(color).computer is None}
-        if len(row.moves) < 2:
+        if acted < (2 if opening is None else 1):
             live.abort_from = now
     return live
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gobang.rules import BLACK, WHITE, Game, opponent
+from gobang.rules.openings import Opening
 from gobang.services.notices import GAME, Notice
 from gobang.vocabulary import Status, color_of
 
@@ -95,6 +96,9 @@ class LiveGame:
     time_control: tuple[int, int] | None = None
     # False for a casual game or one against the computer: its end changes no rating.
     rated: bool = True
+    # The opening rule and what the players did in it (gobang.rules.openings); None for a
+    # game played without one. While it is not over, its step says who acts.
+    opening: Opening | None = None
     status: str = Status.WAITING
     present: dict[str, str | None] = field(default_factory=lambda: {BLACK: None, WHITE: None})
     away_since: dict[str, float] = field(default_factory=dict)
@@ -151,7 +155,16 @@ class LiveGame:
         return tuple(seat.user_id for seat in (self.black, self.white) if seat.computer is None)
 
     def to_move(self) -> str | None:
-        return None if self.status == Status.FINISHED else self.rules.to_move
+        """The colour of the seat whose turn it is: in the opening, whoever acts next (who may
+        place a stone of the other colour, or choose), else the side to move."""
+        if self.status == Status.FINISHED:
+            return None
+        if self.in_opening():
+            return self.opening.to_act  # type: ignore[union-attr]
+        return self.rules.to_move
+
+    def in_opening(self) -> bool:
+        return self.opening is not None and not self.opening.over
 
     def abort_window_open(self) -> bool:
         """Whether the side to move must make its first move in time, else the game is
