@@ -173,5 +173,37 @@ _COMPUTER = (
     N_("Computer · level {level}"),
 )
 
+# Openings in the room (static/js/openings.js, static/js/room/opening.js) and the board's
+# marks for them.
+_OPENING = (
+    N_("Swap"),
+    N_("Swap2"),
+    N_("Taraguchi-10"),
+    N_("Opening: {rule}"),
+    N_("{name} places stone {n} of {total} (black)."),
+    N_("{name} places stone {n} of {total} (white)."),
+    N_("{name} places stone {n} (black) within the central {side}×{side}."),
+    N_("{name} places stone {n} (white) within the central {side}×{side}."),
+    N_("{name} chooses: play black, play white, or place two more stones."),
+    N_("{name} chooses a colour: play black or play white."),
+    N_("{name} places the fifth stone within the central {side}×{side}, or offers {count} "
+       "fifth stones to choose from."),
+    N_("{name} picks one of the {count} offered fifth stones."),
+    N_("After stone {n}, {name} chose to play black."),
+    N_("After stone {n}, {name} chose to play white."),
+    N_("After stone {n}, {name} chose to place two more stones."),
+    N_("{name} offered {count} fifth stones: {points}."),
+    N_("{name} picked the fifth stone at {point}."),
+    N_("The opening is over: {black} plays black, {white} plays white."),
+    N_("Place the fifth stone instead"),
+    N_("Offer {count} fifth stones"),
+    N_("{marked} of {count} marked: click points on the board to mark or unmark them."),
+    N_("{name} chose to play black."),
+    N_("{name} chose to play white."),
+    N_("{name} chose to place two more stones."),
+    N_("offered fifth stone"),
+    N_("marked to offer"),
+)
+
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY + _COMPUTER))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY + _COMPUTER + _OPENING))

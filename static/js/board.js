@@ -10,6 +10,8 @@
  *   board.setInteractive(true, "black");  // the colour drives the hover preview
  *   board.setConfirm(true);               // a first pick only previews; the same point again plays
  *   board.setMarks([[7, 7]]);             // marked empty points (renju's forbidden points)
+ *   board.setArea(5);                     // outlines the central 5x5 square; null removes it
+ *   board.setSpots([[6, 8]], "offered");  // an opening's offered ("offered") or marked ("chosen") points
  *
  * The grid and labels are one SVG with a viewBox (crisp at any size); the points are a CSS grid
  * of real <button>s laid over it, so clicks, focus and screen readers work without extra code.
@@ -30,6 +32,12 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const MARGIN = 1.3;
 const VIEW = SIZE - 1 + 2 * MARGIN;
 const LABEL_AT = 0.55;  // the labels' centre line, from the board's outer edge
+
+// The opening's spots on empty points: their class and what a screen reader hears.
+const SPOTS = {
+  offered: () => t("offered fifth stone"),
+  chosen: () => t("marked to offer"),
+};
 
 function stoneDescription(stone) {
   return stone.color === "black" ? t("black stone, move {n}", {n: stone.n})
@@ -110,6 +118,7 @@ export class GobangBoard {
     this.lastIndex = -1;
     this.winIndexes = new Set();
     this.marks = new Set();
+    this.spots = new Map();  // index -> a SPOTS kind
     this.focusIndex = 7 * SIZE + 7;
     this.build();
   }
@@ -121,7 +130,10 @@ export class GobangBoard {
     c.setAttribute("data-testid", "board");
     c.setAttribute("role", "group");
     c.setAttribute("aria-label", t("Board"));
-    c.appendChild(drawGrid());
+    const grid = drawGrid();
+    this.areaEl = svgEl("rect", {class: "board-area-outline hidden", "data-testid": "board-area"});
+    grid.appendChild(this.areaEl);
+    c.appendChild(grid);
     this.pointsEl = document.createElement("div");
     this.pointsEl.className = "board-points";
     this.points = [];
@@ -178,6 +190,26 @@ export class GobangBoard {
     this.refreshAll();
   }
 
+  /** Outlines the central square of side `side` (an odd number of points) where an opening's
+      stone must go; null removes the outline. */
+  setArea(side) {
+    const on = Number.isInteger(side) && side > 0;
+    this.areaEl.classList.toggle("hidden", !on);
+    this.container.dataset.area = on ? String(side) : "";
+    if (!on) return;
+    const from = at((SIZE - side) / 2) - 0.5;
+    for (const [key, value] of Object.entries({x: from, y: from, width: side, height: side})) {
+      this.areaEl.setAttribute(key, String(value));
+    }
+  }
+
+  /** Sets the empty points shown as `kind` (a key of SPOTS), replacing that kind's others. */
+  setSpots(points, kind) {
+    for (const [index, was] of this.spots) if (was === kind) this.spots.delete(index);
+    for (const [row, col] of points || []) this.spots.set(row * SIZE + col, kind);
+    this.refreshAll();
+  }
+
   setInteractive(on, color) {
     this.interactive = Boolean(on);
     if (!this.interactive) this.pendingIndex = -1;
@@ -230,6 +262,9 @@ export class GobangBoard {
     } else if (pending) {
       delete btn.dataset.stone;
       btn.setAttribute("aria-description", t("selected: press again to place your stone"));
+    } else if (this.spots.has(index)) {
+      delete btn.dataset.stone;
+      btn.setAttribute("aria-description", SPOTS[this.spots.get(index)]());
     } else if (this.marks.has(index)) {
       delete btn.dataset.stone;
       btn.setAttribute("aria-description", t("forbidden for black"));
@@ -241,6 +276,7 @@ export class GobangBoard {
     btn.classList.toggle("last", index === this.lastIndex);
     btn.classList.toggle("win", this.winIndexes.has(index));
     btn.classList.toggle("marked", !stone && this.marks.has(index));
+    for (const kind of Object.keys(SPOTS)) btn.classList.toggle(kind, !stone && this.spots.get(index) === kind);
     btn.setAttribute("aria-disabled", String(!this.interactive || Boolean(stone)));
     btn.textContent = stone && this.showNumbers ? String(stone.n) : "";
   }

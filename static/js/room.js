@@ -17,6 +17,7 @@ import {ForbiddenHints} from "./room/hints.js";
 import {LeaveGuard} from "./room/leave.js";
 import {MoveList} from "./room/move_list.js";
 import {Offers} from "./room/offers.js";
+import {OpeningControls} from "./room/opening.js";
 import {EventOrder} from "./room/order.js";
 import {Panel} from "./room/panel.js";
 import {PauseVotes} from "./room/pause.js";
@@ -29,12 +30,12 @@ if (root && haveSocketIo()) startRoom(root);
 
 function startRoom(root) {
   const gameId = Number(root.dataset.gameId);
-  const game = new RoomGame();
+  const game = new RoomGame(Number(root.dataset.userId));
   const socket = connect("/room");
   const notices = new Notices({error: $("room-error"), connection: $("connection-notice"), notice: $("room-notice")});
   const session = new PageSession(socket, notices, {
     root: root,
-    controls: ".controls button, .prompt button, .chat-form button",
+    controls: ".controls button, .prompt button, .chat-form button, .opening-box button",
     replacedText: t("This game is open in another tab."),
     refusedText: (reason) => t("Could not connect ({reason}). Reload the page to try again.", {reason: reason}),
     onConnect: join,
@@ -55,6 +56,12 @@ function startRoom(root) {
   const controller = new BoardController(
     {board: $("board"), announcer: $("move-announcer"), numbers: $("numbers-toggle"), confirm: $("confirm-toggle")},
     {game: game, send: send, connected: () => session.connected});
+  const opening = new OpeningControls({
+    box: $("opening"), rule: $("opening-rule"), step: $("opening-step"), choices: $("opening-choices"),
+    fifth: $("opening-fifth"), offerMode: $("opening-offer-mode"), offerCount: $("opening-offer-count"),
+    offerSend: $("opening-offer-send"), offerClear: $("opening-offer-clear"), log: $("opening-log"),
+  }, {game: game, send: send, decorate: (view) => controller.decorate(view), changed: () => controller.update()});
+  controller.marker = opening;
   const title = new TitleFlash(() => game.isMyTurn() && !session.stopped);
   const away = new AwayNotice($("away-notice"), game);
   const offers = new Offers({
@@ -78,6 +85,7 @@ function startRoom(root) {
 
   function refresh() {
     panel.render();
+    opening.render();
     clocks.render();
     controller.update();
     title.update();
@@ -188,7 +196,26 @@ function startRoom(root) {
     refresh();
   }
 
+  /** A colour chosen or fifth stones offered: the seats may have swapped, so the cards, the
+      clocks and whose turn it is follow; the chooser's opponent hears of it. */
+  function onOpeningActed(data) {
+    game.openingActed(data);
+    if (data.clocks !== undefined) clocks.set(data.clocks);
+    if (data.option && data.player !== game.userId) showNotice(choiceNotice(data));
+    hints.update();
+    refresh();
+  }
+
+  function choiceNotice(data) {
+    const name = opening.nameOf(data.player);
+    if (data.option === "black") return t("{name} chose to play black.", {name: name});
+    if (data.option === "white") return t("{name} chose to play white.", {name: name});
+    return t("{name} chose to place two more stones.", {name: name});
+  }
+
   events.on("game_ready", onGameReady);
+  events.on("opening_chosen", onOpeningActed);
+  events.on("fifth_offered", onOpeningActed);
   events.on("stone_placed", onStonePlaced);
   events.on("game_over", onGameOver);
   events.on("undone", onUndone);
@@ -199,5 +226,6 @@ function startRoom(root) {
   pause.listen(events);
   offers.bindButtons();
   pause.bindButtons();
+  opening.bindButtons();
   clocks.tick();
 }

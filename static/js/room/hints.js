@@ -24,8 +24,9 @@ export class ForbiddenHints {
 
   wanted() {
     const game = this.game;
+    // In an opening the side to act is not always the colour of the next stone: no marks.
     return this.toggle.checked && game.ruleset === "renju" && game.status === "playing"
-      && !game.paused && game.toMove === "black";
+      && !game.paused && game.toMove === "black" && !game.openingStep();
   }
 
   /** After anything that changes the position: ask for the new marks, or clear them. */

@@ -8,7 +8,9 @@ export function other(color) {
 }
 
 export class RoomGame {
-  constructor() {
+  /** userId: the page's own user, to find their seat again when an opening swaps the seats. */
+  constructor(userId = null) {
+    this.userId = userId;
     this.loaded = false;
     this.status = null;
     this.ruleset = null;
@@ -25,6 +27,7 @@ export class RoomGame {
     this.paused = false;
     this.pauseRequestBy = null;
     this.resumeVotes = [];
+    this.opening = null;  // the OpeningState (docs/protocol.md), or null: no opening rule
   }
 
   /** Takes join_game's whole state (docs/protocol.md, GameState). */
@@ -34,8 +37,9 @@ export class RoomGame {
     this.ruleset = state.ruleset;
     this.clock = state.clock;
     this.rated = state.rated !== false;
-    this.you = state.you || "spectator";
     this.players = {black: state.black, white: state.white};
+    this.you = state.you || "spectator";
+    this.opening = state.opening || null;
     this.moves = (state.moves || []).slice();
     this.toMove = state.to_move;
     this.result = state.result;
@@ -53,6 +57,7 @@ export class RoomGame {
     if (data.move !== this.moves.length + 1) return false;
     this.moves.push([data.row, data.col]);
     this.toMove = data.to_move;
+    if (data.opening !== undefined) this.opening = data.opening;
     // A standing offer or request is about the position it was made in.
     this.drawOfferBy = this.undoRequestBy = null;
     return true;
@@ -63,6 +68,40 @@ export class RoomGame {
     this.status = "playing";
     this.players = {black: data.black, white: data.white};
     this.toMove = data.to_move || "black";
+    if (data.opening !== undefined) this.opening = data.opening;
+  }
+
+  /** An opening's step done without a stone (opening_chosen, fifth_offered): a colour choice
+      may swap the seats, and with them the page's own colour. */
+  openingActed(data) {
+    if (data.black && data.white) {
+      this.players = {black: data.black, white: data.white};
+      this.you = this.seatOf(this.userId);
+    }
+    this.opening = data.opening || null;
+    this.toMove = data.to_move;
+    this.drawOfferBy = this.undoRequestBy = null;
+  }
+
+  /** The colour of the seat where user `id` sits, or "spectator". */
+  seatOf(id) {
+    return COLORS.find((color) => this.players[color] && this.players[color].id === id) || "spectator";
+  }
+
+  /** The opening's step while it is in progress (docs/protocol.md, OpeningState), else null. */
+  openingStep() {
+    return this.status === "playing" && this.opening ? this.opening.step : null;
+  }
+
+  /** The opening's step when it is ours to take, else null. */
+  myOpeningStep() {
+    const step = this.openingStep();
+    return step && this.isMyTurn() && step.player === this.userId ? step : null;
+  }
+
+  /** The colour of the next stone: they alternate from black, whoever places them. */
+  nextStoneColor() {
+    return this.moves.length % 2 === 0 ? "black" : "white";
   }
 
   /** An accepted take-back: the moves that remain. */
@@ -98,14 +137,17 @@ export class RoomGame {
     return this.isPlayer() && this.status === "playing" && !this.paused && this.toMove === this.you;
   }
 
-  /** Whether our own stone is on the board, so a take-back has something to take. */
+  /** Whether our own stone is on the board, so a take-back has something to take; none is
+      taken back during an opening. */
   haveMoved() {
+    if (this.openingStep()) return false;
     return this.moves.length >= (this.you === "black" ? 1 : 2);
   }
 
-  /** The colour whose clock runs: the server does not time black's first move, nor anyone
-      while the game is paused. */
+  /** The colour whose clock runs: the server does not time black's first move (an opening's
+      first step), nor anyone while the game is paused. */
   clockRunning(color) {
-    return this.status === "playing" && !this.paused && this.toMove === color && this.moves.length >= 1;
+    const started = this.opening ? this.opening.log.length >= 1 : this.moves.length >= 1;
+    return this.status === "playing" && !this.paused && this.toMove === color && started;
   }
 }
