@@ -173,8 +173,8 @@ _COMPUTER = (
     N_("Computer · level {level}"),
 )
 
-# Openings in the room (static/js/openings.js, static/js/room/opening.js) and the board's
-# marks for them.
+# Openings in the room and the replay (static/js/openings.js, static/js/room/opening.js) and
+# the board's marks for them.
 _OPENING = (
     N_("Swap"),
     N_("Swap2"),
@@ -203,6 +203,9 @@ _OPENING = (
     N_("{name} chose to place two more stones."),
     N_("offered fifth stone"),
     N_("marked to offer"),
+    N_("{name} placed the first stone."),
+    N_("The game ended during the opening."),
+    N_("After the opening, {black} played black and {white} played white."),
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(

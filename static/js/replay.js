@@ -2,10 +2,13 @@
  * The replay page: steps a finished game's moves through GobangBoard (board.js).
  * The moves and winning line come from the page's data attributes; buttons and the keys
  * ArrowLeft, ArrowRight, Home and End move through them. Opens on the final position.
+ * A game played with an opening rule shows it, from the game's record (GET /api/games/<id>):
+ * who placed the first stone, the choices in order and who ended with which colour.
  */
 
 import {GobangBoard} from "./board.js";
 import {t} from "./i18n.js";
+import {logLines, ruleName} from "./openings.js";
 import {followSetting} from "./room/settings.js";
 
 const root = document.getElementById("replay");
@@ -62,4 +65,37 @@ function startReplay(root) {
   board.setShowNumbers(numbers.checked);
   followSetting(numbers, "gobang.moveNumbers");
   show(moves.length);
+  showOpening(Number(root.dataset.gameId));
+}
+
+/** The opening's card, when the record has an opening; the page works without it. */
+function showOpening(gameId) {
+  fetch(`/api/games/${gameId}`, {headers: {Accept: "application/json"}})
+    .then((response) => (response.ok ? response.json() : null))
+    .then((record) => { if (record && record.opening) drawOpening(record); })
+    .catch(() => {});
+}
+
+function drawOpening(record) {
+  const opening = record.opening;
+  const players = [record.black, record.white].filter(Boolean);
+  const names = (id) => {
+    const player = players.find((p) => p.id === id);
+    return player ? player.username : "…";
+  };
+  document.getElementById("replay-opening-rule").textContent = t("Opening: {rule}", {rule: ruleName(opening.rule)});
+  document.getElementById("replay-opening-first").textContent = t("{name} placed the first stone.",
+    {name: names(opening.first)});
+  const list = document.getElementById("replay-opening-log");
+  for (const line of logLines(opening, names)) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.appendChild(item);
+  }
+  list.classList.toggle("hidden", list.children.length === 0);
+  // A game that ended during its opening has no colours settled by it.
+  document.getElementById("replay-opening-outcome").textContent = opening.step ? t("The game ended during the opening.")
+    : t("After the opening, {black} played black and {white} played white.",
+      {black: names(record.black && record.black.id), white: names(record.white && record.white.id)});
+  document.getElementById("replay-opening").classList.remove("hidden");
 }
