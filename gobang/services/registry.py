@@ -49,6 +49,8 @@ from gobang.services.hall.state import GameList, HallState, memory_hall_state
 from gobang.services.hall.view import HallView, ViewSizes
 from gobang.services.metrics import Metrics
 from gobang.services.notices import Notice
+from gobang.services.openings.steps import OpeningSteps
+from gobang.services.play.checks import Pace
 from gobang.services.play.draws import Draws
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.finisher import Finisher
@@ -56,7 +58,7 @@ from gobang.services.play.hints import Hints
 from gobang.services.play.homes import GameHomes
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.move_writer import MoveWriter
-from gobang.services.play.moves import Moves
+from gobang.services.play.moves import Moves, too_many_moves
 from gobang.services.play.pauses import Pauses
 from gobang.services.play.rematches import Rematches
 from gobang.services.play.room_chat import Attendance, RoomChat
@@ -88,6 +90,8 @@ class Play:
     factory: GameFactory
     seating: Seating
     moves: Moves
+    # The opening's steps other than a placed stone (Moves hands those over).
+    openings: OpeningSteps
     finisher: Finisher
     timekeeper: Timekeeper
     draws: Draws
@@ -278,10 +282,13 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]), table)
     rematches = Rematches(table, factory, maintenance, computer_capacity)
-    moves = Moves(table, clock, limiter(cfg["MOVES_PER_SECOND"], 1),
-                  MoveWriter(lambda: db.engine), finisher, metrics)
+    # One pace for stones and the opening's other steps: a player's actions on the board.
+    move_limiter = limiter(cfg["MOVES_PER_SECOND"], 1)
+    openings = OpeningSteps(table, clock, Pace(move_limiter, too_many_moves), finisher)
+    moves = Moves(table, clock, move_limiter, MoveWriter(lambda: db.engine), finisher, metrics,
+                  openings)
     return Play(
-        table=table, factory=factory,
+        table=table, factory=factory, openings=openings,
         seating=Seating(table, clock, grace, attendance, finisher, chat, rematches,
                         limiter(cfg["SPECTATOR_JOINS_PER_MINUTE"], 60), bus),
         moves=moves,

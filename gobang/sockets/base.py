@@ -137,6 +137,23 @@ def int_field(data: dict[str, Any], name: str) -> int:
     return value
 
 
+def points_field(data: dict[str, Any], name: str, most: int) -> list[tuple[int, int]]:
+    """A list of at most `most` [row, col] pairs of integers (whether they are on the board
+    is the referee's to say)."""
+    value = data.get(name)
+    message = gettext("'%(name)s' must be a list of at most %(most)d [row, col] pairs.",
+                      name=name, most=most)
+    if not isinstance(value, list) or len(value) > most:
+        raise bad_request(message)
+    points = []
+    for item in value:
+        if (not isinstance(item, list) or len(item) != 2
+                or any(type(number) is not int for number in item)):
+            raise bad_request(message)
+        points.append((item[0], item[1]))
+    return points
+
+
 MAX_ID = 2**62
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from flask import request
 from flask_socketio import join_room, leave_room
 
+from gobang.rules.openings import TARAGUCHI_OFFERS
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.registry import Play
 from gobang.services.store import LiveStore
@@ -18,9 +19,13 @@ from gobang.sockets.base import (
     id_field,
     int_field,
     ok,
+    points_field,
     user_room,
 )
 from gobang.vocabulary import Namespace
+
+# Longer lists are refused before the referee reads them: no step takes more.
+OFFERS_AT_MOST = TARAGUCHI_OFFERS
 
 
 class RoomNamespace(SessionNamespace):
@@ -72,6 +77,26 @@ class RoomNamespace(SessionNamespace):
         # board is the referee's `out_of_range`.
         row, col = int_field(data, "row"), int_field(data, "col")
         self.publish(self.play.moves.place_stone(game_id, self.user_id(), row, col))
+        return ok()
+
+    @acknowledged
+    def on_opening_choose(self, data: dict[str, Any]) -> dict[str, Any]:
+        game_id = id_field(data)
+        self.publish(self.play.openings.choose(game_id, self.user_id(), data.get("option")))
+        return ok()
+
+    @acknowledged
+    def on_opening_offer(self, data: dict[str, Any]) -> dict[str, Any]:
+        game_id = id_field(data)
+        points = points_field(data, "points", most=OFFERS_AT_MOST)
+        self.publish(self.play.openings.offer(game_id, self.user_id(), points))
+        return ok()
+
+    @acknowledged
+    def on_opening_pick(self, data: dict[str, Any]) -> dict[str, Any]:
+        game_id = id_field(data)
+        row, col = int_field(data, "row"), int_field(data, "col")
+        self.publish(self.play.openings.pick(game_id, self.user_id(), row, col))
         return ok()
 
     @acknowledged

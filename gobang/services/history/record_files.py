@@ -6,6 +6,7 @@ from datetime import datetime
 
 from gobang.models import Game
 from gobang.rules import SIZE, to_notation
+from gobang.services.openings.stored import opening_lines, opening_of
 
 
 def result_text(game: Game) -> str:
@@ -37,6 +38,7 @@ def record_txt(game: Game) -> str:
         f"White: {game.white.username}"
         + score_line(game.white_score_before, game.white_score_after),
         f"Ruleset: {game.ruleset}",
+        *_opening(game),
         f"Result: {result_text(game)}",
         f"Reason: {game.reason or ''}",
         f"Date: {_date(game.ended_at)}",
@@ -45,6 +47,14 @@ def record_txt(game: Game) -> str:
     lines = [f"# {line}" for line in header]
     lines += [to_notation(move.row, move.col) for move in game.moves]
     return "\n".join(lines) + "\n"
+
+
+def _opening(game: Game) -> list[str]:
+    """The opening's steps, with the players' names as they ended seated (black, white)."""
+    opening = opening_of(game)
+    if opening is None:
+        return []
+    return opening_lines(opening, game.black.username, game.white.username)
 
 
 def _think_times(game: Game) -> list[int]:

@@ -14,6 +14,7 @@ from typing import Any
 from flask_babel import gettext
 
 from gobang.models import Game
+from gobang.rules import to_notation
 from gobang.rules.openings import (
     FIRST,
     OPENINGS_OF,
@@ -27,7 +28,7 @@ from gobang.rules.openings import (
     Step,
 )
 from gobang.services.notices import ActionError
-from gobang.vocabulary import BLACK, WHITE
+from gobang.vocabulary import BLACK
 
 NO_OPENING = "none"
 
@@ -79,14 +80,24 @@ def load_entry(entry: list[Any]) -> tuple[str, Action]:
     raise ValueError(f"unknown opening action {kind!r}")
 
 
+def first_and_second(row: Game) -> tuple[int, int]:
+    """The user ids of who placed the first stone and of the other player."""
+    opening = opening_of(row)
+    if opening is None:
+        return row.black_id, row.white_id
+    first = user_of(opening, FIRST, row.black_id, row.white_id)
+    return first, row.white_id if first == row.black_id else row.black_id
+
+
 def user_of(opening: Opening, player: str, black_id: int, white_id: int) -> int:
     """The user who is `player` (FIRST or SECOND), given who sits at black and white now."""
     return black_id if opening.color_of(player) == BLACK else white_id
 
 
-def opening_state(opening: Opening | None, black_id: int, white_id: int) -> dict[str, Any] | None:
-    """The contract's OpeningState: the rule, what comes next (`step`, null once over) and
-    what was done (`log`), players by user id."""
+def opening_state(opening: Opening | None, black_id: int, white_id: int,
+                  finished: bool = False) -> dict[str, Any] | None:
+    """The contract's OpeningState: the rule, what comes next (`step`, null once over, or
+    once the game ended in it) and what was done (`log`), players by user id."""
     if opening is None:
         return None
 
@@ -96,7 +107,7 @@ def opening_state(opening: Opening | None, black_id: int, white_id: int) -> dict
     return {
         "rule": opening.rule,
         "first": user(FIRST),
-        "step": _step_wire(opening.step, user) if opening.step else None,
+        "step": _step_wire(opening.step, user) if opening.step and not finished else None,
         "log": [{"player": user(actor), **_action_wire(action)}
                 for actor, action in opening.log],
     }
@@ -125,8 +136,22 @@ def _action_wire(action: Action) -> dict[str, Any]:
     return {"kind": "pick", "row": action.point[0], "col": action.point[1]}
 
 
-def colors_of(opening: Opening | None) -> tuple[str, str]:
-    """(colour of FIRST, colour of SECOND) now."""
-    if opening is None:
-        return BLACK, WHITE
-    return opening.color_of(FIRST), opening.color_of(SECOND)
+def opening_lines(opening: Opening, black: str, white: str) -> list[str]:
+    """The opening in words for a record file (English, as the files are): who placed the
+    first stone, then each choice and offer in order, stones in board notation."""
+    name = {FIRST: black if opening.color_of(FIRST) == BLACK else white}
+    name[SECOND] = white if name[FIRST] == black else black
+    lines = [f"Opening: {opening.rule}, first stone by {name[FIRST]}"]
+    stones = 0
+    for actor, action in opening.log:
+        if isinstance(action, Place | Pick):
+            stones += 1
+            verb = "picked" if isinstance(action, Pick) else "placed"
+            lines.append(f"Opening: {name[actor]} {verb} stone {stones} at "
+                         f"{to_notation(*action.point)}")
+        elif isinstance(action, Choose):
+            lines.append(f"Opening: {name[actor]} chose {action.option.replace('_', ' ')}")
+        else:
+            offered = " ".join(to_notation(*point) for point in action.points)
+            lines.append(f"Opening: {name[actor]} offered fifth stones {offered}")
+    return lines

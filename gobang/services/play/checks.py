@@ -30,6 +30,14 @@ def in_play(live: LiveGame, _color: str) -> None:
     require_playing(live)
 
 
+def past_the_opening(live: LiveGame, _color: str) -> None:
+    """Offers about the game (a draw, a take-back) wait until the opening is over: its
+    stones and choices are the start both players agreed to."""
+    require_playing(live)
+    if live.in_opening():
+        raise ActionError("conflict", gettext("Not during the opening."))
+
+
 def not_over(live: LiveGame, _color: str) -> None:
     if live.status == Status.FINISHED:
         raise ActionError("game_over", gettext("The game is over."))

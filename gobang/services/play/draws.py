@@ -9,7 +9,12 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import Pace, require_answer, require_person_opponent
+from gobang.services.play.checks import (
+    Pace,
+    past_the_opening,
+    require_answer,
+    require_person_opponent,
+)
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import room_notice
 from gobang.services.play.results import Ending
@@ -29,7 +34,7 @@ class Draws:
 
     def offer(self, game_id: int, user_id: int) -> list[Notice]:
         """Offering while the opponent's offer is open accepts it."""
-        with self.table.acting(game_id, user_id, self.pace) as (live, color):
+        with self.table.acting(game_id, user_id, self.pace, past_the_opening) as (live, color):
             require_person_opponent(live, gettext("The computer does not accept draws."))
             if live.draw_offer == color:
                 raise ActionError("conflict", gettext("You have already offered a draw."))

@@ -59,6 +59,15 @@ class Finisher:
                 *self.bus.publish(GameEnded(live.game_id, live.user_ids(), result,
                                                   (live.black.player(), live.white.player())))]
 
+    def refuse_if_flagged(self, live: LiveGame, now: float) -> None:
+        """A player whose time ran out before the ticker noticed loses now, and is told so
+        rather than having the move or step taken. Caller holds the game's lock."""
+        flagged = live.clocks.flagged(now) if live.clocks else None
+        if flagged:
+            error = ActionError("game_over", gettext("Your time ran out."))
+            error.notices = self.finish(live, Ending(opponent(flagged), Reason.TIMEOUT))
+            raise error
+
     def resign(self, game_id: int, user_id: int) -> list[Notice]:
         with self.table.acting(game_id, user_id, check=not_over) as (live, color):
             return self.finish(live, Ending(opponent(color), Reason.RESIGN))

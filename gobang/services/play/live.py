@@ -9,6 +9,7 @@ from typing import Any
 from gobang.rules import BLACK, WHITE, Game, opponent
 from gobang.rules.openings import Opening
 from gobang.services.notices import GAME, Notice
+from gobang.services.openings.stored import opening_state
 from gobang.vocabulary import Status, color_of
 
 # Stands for the computer's connection in `LiveGame.present`: it is always at its games.
@@ -189,6 +190,7 @@ class LiveGame:
             "moves": len(self.rules.moves),
             "ruleset": self.ruleset,
             **({} if self.rated else {"rated": False}),
+            **({"opening": self.opening.rule} if self.opening else {}),
         }
 
     def state(self, you: str, now: float) -> dict[str, Any]:
@@ -204,6 +206,8 @@ class LiveGame:
             "clocks": self.clocks.snapshot(now) if self.clocks else None,
             "clock": list(self.time_control) if self.time_control else None,
             "rated": self.rated,
+            "opening": opening_state(self.opening, self.black.user_id, self.white.user_id,
+                                     finished=self.status == Status.FINISHED),
             "result": self.result,
             "paused": self.paused,
             "draw_offer": self.draw_offer,

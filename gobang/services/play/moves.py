@@ -11,9 +11,11 @@ from flask_babel import gettext, lazy_gettext
 from gobang.models import utcnow
 from gobang.rules import Game as RulesGame
 from gobang.rules import IllegalMove, Outcome
+from gobang.rules.openings import Place
 from gobang.services.clock import Clock
 from gobang.services.metrics import Metrics
 from gobang.services.notices import ActionError, Notice
+from gobang.services.openings.steps import OpeningSteps
 from gobang.services.play.checks import Pace
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import LiveGame, numbered_notice
@@ -21,15 +23,17 @@ from gobang.services.play.move_writer import MoveWriter
 from gobang.services.play.results import Ending
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
-from gobang.vocabulary import Reason, Status, opponent
+from gobang.vocabulary import Status
 
 log = logging.getLogger("gobang.games")
 
 
 class Moves:
     def __init__(self, table: GameTable, clock: Clock, limiter: RateLimiter,
-                 writer: MoveWriter, finisher: Finisher, metrics: Metrics) -> None:
+                 writer: MoveWriter, finisher: Finisher, metrics: Metrics,
+                 openings: OpeningSteps) -> None:
         self.table = table
+        self.openings = openings
         self.clock = clock
         self.pace = Pace(limiter, too_many_moves)
         self.writer = writer
@@ -49,12 +53,10 @@ class Moves:
 
     def _place(self, live: LiveGame, color: str, row: Any, col: Any) -> list[Notice]:
         """The move, checked as the referee would: the caller holds the game's lock."""
+        if live.in_opening():
+            return self.openings.act(live, color, Place((row, col)))
         now = self.clock()
-        flagged = live.clocks.flagged(now) if live.clocks else None
-        if flagged:
-            error = ActionError("game_over", gettext("Your time ran out."))
-            error.notices = self.finisher.finish(live, Ending(opponent(flagged), Reason.TIMEOUT))
-            raise error
+        self.finisher.refuse_if_flagged(live, now)
         try:
             outcome = live.rules.place(row, col, color)
         except IllegalMove as exc:
@@ -151,7 +153,7 @@ def _check_can_move(live: LiveGame, color: str) -> None:
             "conflict", gettext("The game has not started: your opponent is not here."))
     if live.paused:
         raise ActionError("conflict", gettext("The game is paused."))
-    if live.rules.to_move != color:
+    if live.to_move() != color:
         raise ActionError("not_your_turn", gettext("It is not your turn."))
 
 

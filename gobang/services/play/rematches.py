@@ -9,6 +9,7 @@ from sqlalchemy import select
 from gobang.extensions import db
 from gobang.models import Game, User
 from gobang.services.notices import GAME, ActionError, Notice
+from gobang.services.openings.stored import first_and_second
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
@@ -65,8 +66,12 @@ class Rematches:
         return sorted(self._offers.get(game_id, ()))
 
     def _start(self, row: Game) -> list[Notice]:
-        black, white = db.session.get(User, row.white_id), db.session.get(User, row.black_id)
+        # Whoever did not place the first stone places it now (with no opening: the colours
+        # swap), with the same ruleset, clock, opening and rating.
+        first, second = first_and_second(row)
+        black, white = db.session.get(User, second), db.session.get(User, first)
         live, notices = self.factory.create(black, white, row.ruleset, rematch_of=row.id,
-                                            time_control=row.time_control(), rated=row.rated)
+                                            time_control=row.time_control(), rated=row.rated,
+                                            opening=row.opening)
         self._offers.pop(row.id, None)
         return notices + [Notice("rematch_ready", {"game_id": live.game_id}, GAME, row.id)]

@@ -8,6 +8,7 @@ from gobang.extensions import db
 from gobang.models import Game
 from gobang.rules import BLACK, WHITE
 from gobang.rules import Game as RulesGame
+from gobang.services.openings.stored import opening_of, opening_state
 from gobang.services.play.results import Ending, result_payload
 from gobang.services.ratings.stored import rating_payload
 
@@ -67,6 +68,8 @@ def stored_state(game: Game) -> dict[str, Any]:
         "clocks": clocks,
         "clock": _wire(game.time_control()),
         "rated": game.rated,
+        "opening": opening_state(opening_of(game), game.black_id, game.white_id,
+                                 finished=game.status == "finished"),
         "result": stored_result(game),
     }
 

@@ -12,7 +12,7 @@ from gobang.extensions import db
 from gobang.models import Game, Move
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
-from gobang.services.play.checks import Pace, require_answer
+from gobang.services.play.checks import Pace, past_the_opening, require_answer
 from gobang.services.play.live import Clocks, LiveGame, room_notice
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
@@ -28,7 +28,8 @@ class TakeBacks:
         self.pace = Pace(limiter)
 
     def request(self, game_id: int, user_id: int) -> list[Notice]:
-        with self.table.acting(game_id, user_id, self.pace) as (live, color):
+        with self.table.acting(game_id, user_id, self.pace, past_the_opening) as (
+                live, color):
             if live.undo_request is not None:
                 raise ActionError("conflict", gettext("A take-back is already asked for."))
             if moves_to_take_back(live, color) == 0:
@@ -69,7 +70,7 @@ class TakeBacks:
         db.session.commit()
         live.rules.undo(len(live.rules.moves) - remaining)
         live.clocks = clocks
-        live.abort_from = now if remaining < 2 else None
+        live.abort_from = now if remaining < 2 and live.opening is None else None
         live.undos[requester] += 1
         live.draw_offer = None
         return [room_notice("undone", live, moves=[list(m) for m in live.rules.moves],
@@ -77,9 +78,11 @@ class TakeBacks:
 
 
 def moves_to_take_back(live: LiveGame, color: str) -> int:
-    """The requester's last move, and the opponent's reply after it if there is one."""
+    """The requester's last move, and the opponent's reply after it if there is one; none
+    of the opening's stones, which are the start both players agreed to."""
     count = len(live.rules.moves)
-    mine = [i for i in range(count) if live.rules.color_of_move(i) == color]
+    opened = len(live.opening.stones) if live.opening is not None else 0
+    mine = [i for i in range(opened, count) if live.rules.color_of_move(i) == color]
     return count - mine[-1] if mine else 0
 
 
