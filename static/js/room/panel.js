@@ -138,7 +138,8 @@ export class Panel {
     const computer = game.computerColor() !== null;
     show(ui.drawButton, !computer);
     show(ui.pauseButton, !computer);
-    ui.drawButton.disabled = !offering || game.drawOfferBy !== null;
+    // Draws wait for the end of an opening (the take-back button asks haveMoved, which says so too).
+    ui.drawButton.disabled = !offering || game.drawOfferBy !== null || game.openingStep() !== null;
     ui.drawButton.textContent = game.drawOfferBy === game.you ? t("Draw offered") : t("Offer draw");
     ui.undoButton.disabled = !offering || game.undoRequestBy !== null || !game.haveMoved();
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
