@@ -216,7 +216,7 @@ def build_services(app: Flask) -> Services:
     lobby = _lobby(app, stores, clock, rng, play, limiter(*chat_window), actions,
                    limiter(cfg["HALL_VIEWS_PER_MINUTE"], 60), pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
-                        play.maintenance, actions, rng, pools)
+                        play.maintenance, actions, rng, pools, play.openings)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     bus.subscribe(GameAdopted, lobby.pairings.game_adopted)

@@ -82,6 +82,6 @@ class HallNamespace(SessionNamespace):
     def on_play_computer(self, data: dict[str, Any]) -> dict[str, Any]:
         game_id, notices = self.computer.start(
             self.user(), data.get("level"), data.get("color"), data.get("ruleset"),
-            data.get("clock"))
+            data.get("clock"), data.get("opening"))
         self.publish(notices)
         return ok(game_id=game_id)

@@ -1,4 +1,5 @@
-"""gobang.ai uses the standard library and the rules' public names, nothing of the web."""
+"""gobang.ai uses the standard library and the rules' public names (those of gobang.rules, and
+the opening rules' own module), nothing of the web."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 import gobang.ai
 import gobang.rules
+import gobang.rules.openings
 
 MODULES = sorted(Path(gobang.ai.__file__).parent.rglob("*.py"))
 
@@ -30,5 +32,8 @@ def test_engine_imports_only_stdlib_and_public_rules(module):
         top = name.split(".")[0]
         if name == "gobang.rules":
             assert set(names) <= set(gobang.rules.__all__), names
+        elif name == "gobang.rules.openings":
+            assert all(hasattr(gobang.rules.openings, n) and not n.startswith("_")
+                       for n in names), names
         else:
             assert top in sys.stdlib_module_names, name

@@ -168,3 +168,11 @@ def test_games_against_the_computer_become_unrated_and_the_rest_stay_rated(migra
     rated = db.session.execute(text("SELECT id, rated FROM games ORDER BY id")).all()
     assert [(game_id, bool(flag)) for game_id, flag in rated] == [
         (1, True), (2, True), (3, True), (4, True), (5, False)]
+
+
+def test_games_from_before_openings_were_played_without_one(migration_app):
+    upgrade(revision=BEFORE_RATINGS)
+    fill_before_ratings()
+    upgrade()
+    openings = db.session.execute(text("SELECT opening, opening_log FROM games")).all()
+    assert openings and set(openings) == {("none", None)}

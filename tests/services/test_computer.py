@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 from sqlalchemy import select
 
 from gobang.ai import EngineAdapter, NoLegalMove
+from gobang.ai.openings import decide
 from gobang.extensions import db
 from gobang.models import Game, User
+from gobang.rules import SIZE
 from gobang.rules import Game as RulesGame
 from gobang.services.computer.engines import CheapMoves, EnginePool, EngineSettings
 from gobang.services.notices import ActionError
 from tests.services.conftest import events
 from tests.services.test_computer_pool import Pool
+from tests.support.live import wait_until
 
 WAIT_SECONDS = 60
 
@@ -332,3 +336,64 @@ def test_the_computer_resigns_only_when_it_has_no_legal_point(env, human, stand_
     assert "game_over" in events(notices)
     over = next(n for n in notices if n.event == "game_over").payload["result"]
     assert (over["winner"], over["reason"]) == ("black", "resign")
+
+
+# Openings: the computer's steps are its own (gobang.ai.openings), taken on the ticker's tick.
+
+def human_acts(env, live, person, rng) -> None:
+    """The human's turn: its opening step (chosen as the computer would) or a move on the
+    first free point in reading order (a weak player: the game ends soon)."""
+    if live.in_opening():
+        action = decide(live.opening, live.ruleset, 1, rng)
+        color = live.color_of(person.id)
+        with live.lock:
+            env.play.openings.act(live, color, action)
+        return
+    for index in range(SIZE * SIZE):
+        row, col = divmod(index, SIZE)
+        if live.rules.board.get(row, col) is None:
+            try:
+                env.play.moves.place_stone(live.game_id, person.id, row, col)
+                return
+            except ActionError as refused:
+                if refused.code != "forbidden_move":
+                    raise
+    raise AssertionError("no point left for the human")
+
+
+def play_out(env, live, person) -> None:
+    rng = random.Random(3)
+    while live.status != "finished":
+        if live.to_move() == live.color_of(person.id):
+            human_acts(env, live, person, rng)
+        else:
+            assert wait_until(lambda: _computer_acted(env, live, person), WAIT_SECONDS), (
+                "the computer did not act")
+
+
+def _computer_acted(env, live, person) -> bool:
+    env.computer.tick()
+    return live.status == "finished" or live.to_move() == live.color_of(person.id)
+
+
+@pytest.mark.parametrize("color", ["black", "white"])
+@pytest.mark.parametrize(("ruleset", "rule"), [("freestyle", "swap2"),
+                                               ("renju", "taraguchi-10")])
+def test_the_computer_plays_a_whole_game_with_an_opening(env, seated, human, ruleset, rule,
+                                                         color):
+    live = seated(color, ruleset=ruleset, opening=rule)
+    play_out(env, live, human)
+    assert not live.in_opening() and live.result["reason"] in ("five", "resign")
+    assert len(live.rules.moves) >= len(live.opening.stones) >= 5 - (rule == "swap2") * 2
+
+
+def test_an_external_engine_is_refused_for_a_game_with_an_opening(app, human):
+    app.config["ENGINE_COMMAND"] = ["python", "-m", "gobang.ai.brain"]
+    with app.app_context():
+        from gobang.services.registry import build_services
+
+        other = build_services(app)
+        with pytest.raises(ActionError) as refused:
+            other.computer.start(human, 1, "black", ruleset="freestyle", opening="swap2")
+        assert refused.value.code == "conflict"
+        assert "does not play openings" in refused.value.message

@@ -17,12 +17,15 @@ from flask_babel import gettext
 
 from gobang.ai import NoLegalMove
 from gobang.ai.levels import LEVELS
+from gobang.ai.openings import decide
 from gobang.models import User
 from gobang.rules import Game as RulesGame
 from gobang.services.computer.capacity import admits
 from gobang.services.computer.engines import EnginePool, Thought
 from gobang.services.computer.players import computer_user
 from gobang.services.notices import ActionError, Notice
+from gobang.services.openings.steps import OpeningSteps
+from gobang.services.openings.stored import NO_OPENING, check_opening
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import LiveGame
@@ -43,8 +46,10 @@ RANDOM = "random"
 class Computer:
     def __init__(self, table: GameTable, factory: GameFactory, moves: Moves,
                  finisher: Finisher, engines: EnginePool, maintenance: Maintenance,
-                 limiter: RateLimiter, rng: random.Random, pools: Pools) -> None:
+                 limiter: RateLimiter, rng: random.Random, pools: Pools,
+                 openings: OpeningSteps) -> None:
         self.table = table
+        self.openings = openings
         self.factory = factory
         self.moves = moves
         self.finisher = finisher
@@ -55,13 +60,21 @@ class Computer:
         self.pools = pools
 
     def start(self, user: User, number: Any, color: Any = None, ruleset: Any = None,
-              clock: Any = None) -> tuple[int, list[Notice]]:
+              clock: Any = None, opening: Any = None) -> tuple[int, list[Notice]]:
         """A new game of `user` against the computer at level `number`, untimed unless a
-        clock is chosen; refused as `busy` while the computer plays all the games it can."""
+        clock is chosen, with an opening rule if one is named (`color` black: the user
+        places the first stone); refused as `busy` while the computer plays all the games
+        it can."""
         self.maintenance.check_open()
         number, color = _level_choice(number), self._color_choice(color)
         # Untimed unless a clock is named: the pools' clocks, not their default.
         ruleset = ruleset_choice(ruleset)
+        opening = check_opening(ruleset, NO_OPENING if opening is None else opening)
+        if opening != NO_OPENING and self.engines.settings.command is not None:
+            # Its steps come from the built-in engine's own choices: an external engine
+            # would play the game with an opening it never chose (docs/engines.md).
+            raise ActionError("conflict", gettext(
+                "This server's computer engine does not play openings; choose none."))
         time_control = None if clock is None else self.pools.choice(clock)
         if not self.limiter.hit(user.id):
             raise ActionError("rate_limited", gettext("Too many requests; wait a moment."))
@@ -72,7 +85,8 @@ class Computer:
                 "The computer is playing as many games as it can; try again in a moment."))
         machine = computer_user(number)
         black, white = (user, machine) if color == BLACK else (machine, user)
-        live, notices = self.factory.create(black, white, ruleset, time_control=time_control)
+        live, notices = self.factory.create(black, white, ruleset, time_control=time_control,
+                                            opening=opening)
         # An engine starts now, in the background, while the player sits down: a start takes
         # about a second of CPU, which the first move's wall-clock budget cannot spare.
         self.engines.prepare(len(in_play) + 1, number)
@@ -99,7 +113,9 @@ class Computer:
             self.engines.prepare(len(in_play), next(iter(in_play.values())))
         for live in games:
             with live.lock:
-                if _computer_to_move(live) and not self.engines.thinking(live.game_id):
+                if _computer_to_act(live) and live.in_opening():
+                    notices += self._opening_step(live)
+                elif _computer_to_act(live) and not self.engines.thinking(live.game_id):
                     copy = RulesGame.replay(list(live.rules.moves), live.ruleset)
                     self.engines.think(live.game_id, live.computer_level() or 1, copy)
         return notices
@@ -109,7 +125,8 @@ class Computer:
         if live is None:
             return []
         with live.lock:
-            if not _computer_to_move(live) or tuple(live.rules.moves) != thought.moves:
+            if (not _computer_to_act(live) or live.in_opening()
+                    or tuple(live.rules.moves) != thought.moves):
                 return []  # taken back, ended or otherwise moved on meanwhile
             color = live.computer_color() or BLACK
             try:
@@ -125,6 +142,19 @@ class Computer:
                 log.warning("computer move not played", extra={"fields": {
                     "game_id": live.game_id, "error": error.code}})
                 return error.notices
+
+    def _opening_step(self, live: LiveGame) -> list[Notice]:
+        """The computer's step in the opening, chosen here: a few milliseconds
+        (docs/engines.md, "Openings"), with no engine process to wait for."""
+        opening = live.opening
+        assert opening is not None
+        action = decide(opening, live.ruleset, live.computer_level() or 1, self.rng)
+        try:
+            return self.openings.act(live, live.computer_color() or BLACK, action)
+        except ActionError as error:  # the database refused: the next tick tries again
+            log.warning("computer opening step not taken", extra={"fields": {
+                "game_id": live.game_id, "error": error.code}})
+            return error.notices
 
     def _point(self, live: LiveGame, thought: Thought) -> tuple[int, int] | None:
         """Where the computer plays: the engine's answer or, when there is none (an engine
@@ -161,6 +191,6 @@ def _level_choice(value: Any) -> int:
     return value
 
 
-def _computer_to_move(live: LiveGame) -> bool:
+def _computer_to_act(live: LiveGame) -> bool:
     return (live.status == Status.PLAYING and not live.paused
             and live.to_move() is not None and live.to_move() == live.computer_color())
