@@ -239,3 +239,26 @@ def test_the_replay_shows_the_opening(live_server, new_page):
     expect(card.get_by_test_id("opening-outcome")).to_have_text(
         "After the opening, ann played black and ben played white.")
     expect(ann.locator("#board [data-stone]")).to_have_count(4)
+
+
+def test_against_the_computer_a_colour_taken_moves_the_players_seat(live_server, new_page):
+    """The computer places swap's three stones; ann takes black, so the seats swap and the
+    computer, now white, plays the fourth stone."""
+    hall = live_server.connect(live_server.user("ann"), "/hall")
+    hall.wait_for("hello")
+    started = hall.ask("play_computer", {"level": 1, "color": "white", "ruleset": "freestyle",
+                                         "opening": "swap"})
+    assert started["ok"], started
+    hall.disconnect()
+    ann = new_page()
+    log_in(ann, live_server.url, "ann", f"/game/{started['game_id']}")
+    expect(step(ann)).to_have_text("ann chooses a colour: play black or play white.")
+    expect(ann.locator("[data-testid=board] [data-stone]")).to_have_count(3)
+    expect(ann.get_by_test_id("name-black")).to_have_text("Computer · level 1")
+    ann.get_by_test_id("opening-choose-black").click()
+    expect(ann.get_by_test_id("name-black")).to_have_text("ann")
+    expect(ann.locator("#player-black .you-tag")).to_be_visible()
+    expect(ann.locator("[data-testid=board] [data-stone]")).to_have_count(4)
+    expect(ann.get_by_test_id("status")).to_have_text("Your turn")
+    expect(step(ann)).to_have_text("The opening is over: ann plays black, "
+                                   "Computer · level 1 plays white.")
