@@ -452,3 +452,15 @@ def test_a_step_swap2board_does_not_ask_about_is_refused_before_the_engine_is_as
         with pytest.raises(ValueError):
             adapter.swap2(opening, ruleset)
         assert not adapter.running
+
+
+@pytest.mark.serial  # bounds a wait on the wall clock
+def test_a_swap2_answer_is_awaited_no_longer_than_its_wait(swap2_engine):
+    adapter = swap2_engine("")  # an empty line is no answer
+    with adapter:
+        assert adapter.warm()
+        asked = time.monotonic()
+        with pytest.raises(EngineFailure, match="no answer in time"):
+            adapter.swap2(Opening("swap2"), "freestyle", wait_seconds=0.3)
+        waited = time.monotonic() - asked
+    assert waited < 0.7 and not adapter.running
