@@ -28,6 +28,11 @@ class Config:
     # Chat messages per user per window.
     CHAT_MESSAGES_PER_WINDOW: int = 5
     CHAT_WINDOW_SECONDS: int = 10
+    # Words chat refuses (whole words, any case), in the hall and the rooms. As an
+    # environment variable, JSON: GOBANG_CHAT_REFUSED_WORDS='["badword", "worse"]'.
+    CHAT_REFUSED_WORDS: list[str] = []
+    # Reports (of a player, a game or a chat line) per user per hour.
+    REPORTS_PER_HOUR: int = 10
     # Match requests and challenges per user per minute.
     HALL_ACTIONS_PER_MINUTE: int = 30
     # Whole hall views (`hall_view`) per user per minute. A page asks for one only when it

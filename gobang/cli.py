@@ -26,7 +26,7 @@ WAIT_HELP = "Seconds to wait for the running server to confirm (0: do not wait).
 
 def register_commands(app: Flask) -> None:
     for command in (create_user, reset_password, ban, unban, list_users, list_games,
-                    abort_game, maintenance):
+                    abort_game, maintenance, moderator):
         app.cli.add_command(command)
 
 
@@ -185,3 +185,24 @@ def maintenance(state: str, wait: float) -> None:
         command_id = admin.queue_command(admin.CONFIRM_MAINTENANCE, 0)
         _report(command_id, wait, "No running server answered yet; it applies the mode "
                 "when it next polls, or as it starts.")
+
+
+@click.command("moderator")
+@with_appcontext
+@click.argument("action", type=click.Choice(["grant", "revoke", "list"]))
+@click.argument("username", required=False)
+def moderator(action: str, username: str | None) -> None:
+    """Grant or take a user's moderator role (the /moderation pages), or list moderators."""
+    if action == "list":
+        names = db.session.scalars(select(User.username).where(User.moderator)
+                                   .order_by(User.username))
+        for name in names:
+            click.echo(name)
+        return
+    if username is None:
+        raise click.ClickException("Name the user.")
+    user = _user(username)
+    user.moderator = action == "grant"
+    db.session.commit()
+    done = "is now a moderator" if user.moderator else "is no longer a moderator"
+    click.echo(f"{user.username} {done}.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, true
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from gobang.extensions import db
@@ -41,6 +41,10 @@ class User(UserMixin, db.Model):
     losses: Mapped[int] = mapped_column(default=0)
     draws: Mapped[int] = mapped_column(default=0)
     banned: Mapped[bool] = mapped_column(default=False)
+    # A moderator (granted and taken by the host's `flask moderator`): the /moderation pages.
+    moderator: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Chat is refused until then (a moderator's mute); None or past: not muted.
+    muted_until: Mapped[datetime | None]
     deleted: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -218,3 +222,46 @@ class AdminCommand(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     done_at: Mapped[datetime | None] = mapped_column(index=True)
     outcome: Mapped[str | None] = mapped_column(String(255))
+
+
+class Report(db.Model):
+    """A player's report of another player, a game or a chat line, waiting for a moderator
+    (`resolved_at` None) or settled with `outcome`."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # Who is reported: the player, the game's other player, or the chat line's author.
+    target_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    # The reported chat line as the reporter saw it (chat is not kept in the database).
+    chat_text: Mapped[str | None] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    resolved_at: Mapped[datetime | None] = mapped_column(index=True)
+    resolved_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    outcome: Mapped[str | None] = mapped_column(String(255))
+
+    reporter: Mapped[User] = relationship(foreign_keys=[reporter_id])
+    target: Mapped[User] = relationship(foreign_keys=[target_id])
+
+
+class ModerationEntry(db.Model):
+    """One moderator's action, with who and why: the audit log. Rows are only ever added;
+    no page or service changes or deletes one."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    moderator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    action: Mapped[str] = mapped_column(String(24))
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"))
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+    moderator: Mapped[User] = relationship(foreign_keys=[moderator_id])
+    target: Mapped[User | None] = relationship(foreign_keys=[target_id])

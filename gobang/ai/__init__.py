@@ -4,8 +4,16 @@ Layers: this package uses only the standard library and the public names of
 `gobang.rules`; it knows nothing of Flask, Socket.IO or eventlet.
 """
 
-from .adapter import EngineAdapter, EngineFailure, EngineMove, builtin_argv
+from .adapter import (
+    EngineAdapter,
+    EngineFailure,
+    EngineMove,
+    Swap2Answer,
+    Swap2Refused,
+    builtin_argv,
+)
 from .levels import LEVELS, TOP_LEVEL, Level, level
+from .openings import decide
 from .player import BuiltinPlayer, position_of
 from .search import NoLegalMove
 
@@ -18,7 +26,10 @@ __all__ = [
     "EngineMove",
     "Level",
     "NoLegalMove",
+    "Swap2Answer",
+    "Swap2Refused",
     "builtin_argv",
+    "decide",
     "level",
     "position_of",
 ]

@@ -9,6 +9,12 @@ side (no answer in time, a crash, ``ERROR``, garbage, an occupied, off-board or 
 point) the adapter restarts the engine for the next move and lets the fallback (the
 built-in top level) play this one, so a game never stalls on a broken engine.
 
+`swap2` asks the engine for its part of a swap2 opening with the Gomocup ``SWAP2BOARD``
+extension and turns the answer into the opening rules' actions. There is no fallback there:
+an engine that does not take part (``UNKNOWN``, ``ERROR``) or answers anything unusable
+raises, after which the engine is restarted as for a failed move and the caller decides the
+step some other way (`gobang.ai.openings.decide`).
+
 Pipes are read with `selectors` against a deadline in whatever thread calls `move`, so a
 green thread can call it once eventlet has patched the standard library.
 """
@@ -22,7 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gobang.rules import BLACK, SIZE, Game, forbidden_kind
+from gobang.rules import BLACK, SIZE, WHITE, Game, IllegalMove, forbidden_kind
+from gobang.rules.openings import FIRST, SECOND, Action, Choose, Opening, Place, Point
 
 from .brain import RULE_NAMES
 
@@ -43,6 +50,26 @@ def builtin_argv(number: int, seed: int | None = None) -> list[str]:
 
 class EngineFailure(Exception):
     """The engine did not give a usable answer; the message says how."""
+
+
+class Swap2Refused(EngineFailure):
+    """The engine does not take part in swap2: it answered ``SWAP2BOARD`` with ``UNKNOWN``
+    or ``ERROR``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Swap2Answer:
+    """An engine's part of a swap2 opening: ``actions`` for the opening's step and the ones
+    after it that are the same player's (three stones; a colour; ``place_two`` and two
+    stones), in order; ``move`` the first stone in play, (row, col), when the engine took
+    white there (the fourth or sixth stone)."""
+
+    actions: tuple[Action, ...]
+    move: Point | None = None
+
+
+# SWAP2BOARD's three cases: (stones so far, who answers, the step's kind).
+SWAP2_CASES = {0: (FIRST, "place"), 3: (SECOND, "choose"), 5: (FIRST, "choose")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +161,42 @@ class EngineAdapter:
         self._known = game.moves + [(row, col)]
         return EngineMove(row, col, by_engine=True, debug=debug)
 
+    def swap2(
+        self,
+        opening: Opening,
+        ruleset: str,
+        turn_seconds: float | None = None,
+        wait_seconds: float | None = None,
+        info: dict[str, str] | None = None,
+    ) -> Swap2Answer:
+        """The engine's decision at ``opening``'s step (a swap2 opening played under
+        ``ruleset``): the first three stones, the second player's choice after three, or the
+        first player's after five; the timings and ``info`` as for `move`.
+
+        Raises ValueError when the step is none of those, `Swap2Refused` when the engine
+        does not take part, and `EngineFailure` when it answers nothing usable in time
+        (garbage, an occupied or off-board point, a crash); the engine is then restarted for
+        its next request."""
+        stones = opening.stones
+        case = SWAP2_CASES.get(len(stones))
+        step = opening.step
+        if (opening.rule != "swap2" or ruleset not in ("freestyle", "standard")
+                or step is None or case != (step.actor, step.kind)):
+            raise ValueError("SWAP2BOARD asks for the first three stones or a choice of colour "
+                             "in a freestyle or standard swap2 opening")
+        turn = self._turn_seconds if turn_seconds is None else turn_seconds
+        settings = {"rule": str(RULE_BITS[ruleset]),
+                    "timeout_turn": str(int(turn * 1000)), **self._info, **(info or {})}
+        try:
+            line = self._ask_swap2(stones, settings, turn + GRACE_SECONDS
+                                   if wait_seconds is None else wait_seconds)
+            return _swap2_answer(opening, line)
+        except EngineFailure as failure:
+            log.warning("engine %s failed at swap2: %s", self._argv[0], failure)
+            self.failures.append(str(failure))
+            self._stop(at_once=True)
+            raise
+
     def warm(self) -> bool:
         """Start the process now unless it runs; False when it cannot be started (the next
         `move` tries again, and its fallback plays if that fails too)."""
@@ -188,6 +251,21 @@ class EngineAdapter:
             self._send_board(game)
         self._known = []  # unknown until a good answer arrives
         return self._read_move(wait)
+
+    def _ask_swap2(self, stones: list[Point], settings: dict[str, str], wait: float) -> str:
+        if self._proc is None:
+            self._launch()
+        for key, value in settings.items():
+            if self._told.get(key) != value:
+                self._send(f"INFO {key} {value}")
+                self._told[key] = value
+        self._known = []  # the engine's own game is its business now: the next move is a BOARD
+        self._send("\n".join(["SWAP2BOARD", *(f"{col},{row}" for row, col in stones), "DONE"]))
+        line, _debug = self._read_answer(wait)
+        word = line.split(" ", 1)[0].upper()
+        if word in ("UNKNOWN", "ERROR"):
+            raise Swap2Refused(f"engine does not play swap2: {line[:200]}")
+        return line
 
     def _send_board(self, game: Game) -> None:
         own = len(game.moves) % 2  # 0: the side to move is black, who played the even moves
@@ -305,3 +383,48 @@ class EngineAdapter:
             proc.kill()
             proc.wait()
         proc.stdout.close()
+
+
+def _swap2_answer(opening: Opening, line: str) -> Swap2Answer:
+    """The answer ``line`` to SWAP2BOARD at ``opening``'s step as the rules' actions, each
+    checked by the rules; EngineFailure when it is not one of the step's answers."""
+    actor = opening.step.actor
+    if line.upper() == "SWAP":
+        if not opening.stones:
+            raise EngineFailure("SWAP is no answer to an empty board")
+        return Swap2Answer((Choose(BLACK),))
+    points = _points(line)
+    if not opening.stones:
+        actions: tuple[Action, ...] = tuple(Place(point) for point in points)
+        move = None
+        if len(points) != 3:
+            raise EngineFailure(f"expected three stones, got {line[:80]!r}")
+    elif len(points) == 1:
+        actions, move = (Choose(WHITE),), points[0]
+    elif len(points) == 2 and len(opening.stones) == 3:
+        actions, move = (Choose("place_two"), *(Place(point) for point in points)), None
+    else:
+        raise EngineFailure(f"not an answer to SWAP2BOARD here: {line[:80]!r}")
+    try:
+        for action in actions:
+            opening = opening.apply(actor, action)
+    except IllegalMove as refused:
+        raise EngineFailure(f"refused by the opening rule: {refused}") from None
+    if move is not None and (move in opening.stones
+                             or not all(0 <= v < SIZE for v in move)):
+        raise EngineFailure(f"occupied or off-board point: {move[1]},{move[0]}")
+    return Swap2Answer(actions, move)
+
+
+def _points(line: str) -> list[Point]:
+    """(row, col) points of an answer of ``x,y`` points separated by spaces."""
+    points = []
+    for part in line.split():
+        try:
+            x_text, y_text = part.split(",")
+            points.append((int(y_text), int(x_text)))
+        except ValueError:
+            raise EngineFailure(f"not a SWAP2BOARD answer: {line[:80]!r}") from None
+    if not points:
+        raise EngineFailure(f"not a SWAP2BOARD answer: {line[:80]!r}")
+    return points

@@ -7,6 +7,13 @@ Coordinates are ``x,y``: x the column, y the row, from 0. In ``BOARD`` lines fie
 engine's own stone and 2 the opponent's. ``INFO rule`` 0 is freestyle, 1 standard (exactly
 five), 4 renju; ``INFO timeout_turn``/``time_left`` (milliseconds) can only shorten the
 level's own time backstop.
+
+``SWAP2BOARD`` (the Gomocup extension for the swap2 opening, freestyle and standard) lists the
+stones placed so far, one ``x,y`` a line in the order placed, up to ``DONE``. With none the
+brain answers its three opening stones (black, white, black) on one line; with three (it is
+the second player) ``SWAP`` to take black, one point to take white and play the fourth stone,
+or two points (white, black) to place two more; with five (the first player) ``SWAP`` to take
+black or one point to take white and play the sixth stone.
 """
 
 import argparse
@@ -17,9 +24,11 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from gobang.rules import SIZE
+from gobang.rules import BLACK, SIZE, IllegalMove
+from gobang.rules.openings import FIRST, SECOND, Choose, Opening, Place
 
 from .levels import LEVELS, TOP_LEVEL, level
+from .openings import PLACE_TWO, decide
 from .position import Position
 from .search import Engine, NoLegalMove
 
@@ -70,6 +79,7 @@ class Brain:
         stats: bool = False,
     ) -> None:
         self._engine = Engine(level(number), rng, clock)
+        self._number = number
         self._rng = rng
         self._clock = clock
         self._out = out
@@ -77,7 +87,9 @@ class Brain:
         self._ruleset = "freestyle"
         self._pos: Position | None = None
         self._info: dict[str, int] = {}
+        # Lines of a BOARD or SWAP2BOARD block being read, and what to do with them at DONE.
         self._board_lines: list[str] | None = None
+        self._board_done: Callable[[list[str]], None] = self._answer_board
 
     def handle(self, line: str) -> bool:
         """Act on one input line; False once the session should end (``END``)."""
@@ -106,6 +118,7 @@ class Brain:
             "TURN": self._turn,
             "TAKEBACK": self._takeback,
             "BOARD": self._board,
+            "SWAP2BOARD": self._swap2board,
             "ABOUT": lambda _rest: self._say(ABOUT),
         }
 
@@ -157,6 +170,7 @@ class Brain:
         settings = level(number)
         if settings is not self._engine.level:
             self._engine = Engine(settings, self._rng, self._clock)
+        self._number = number
 
     def _begin(self, _rest: str) -> None:
         pos = self._game()
@@ -183,14 +197,69 @@ class Brain:
     def _board(self, _rest: str) -> None:
         self._game()
         self._board_lines = []
+        self._board_done = self._answer_board
+
+    def _swap2board(self, _rest: str) -> None:
+        self._game()
+        self._board_lines = []
+        self._board_done = self._answer_swap2
 
     def _collect_board(self, line: str) -> None:
         if line.upper() != "DONE":
             self._board_lines.append(line)
             return
         lines, self._board_lines = self._board_lines, None
+        self._board_done(lines)
+
+    def _answer_board(self, lines: list[str]) -> None:
         self._pos = self._position_from(lines)
         self._move()
+
+    def _answer_swap2(self, lines: list[str]) -> None:
+        """Answers a SWAP2BOARD block (see the module's docstring); afterwards the brain's
+        game holds the stones and any it played, so TURN can follow."""
+        if self._ruleset not in ("freestyle", "standard"):
+            raise ProtocolError(f"swap2 is not played under {self._ruleset}")
+        stones = [divmod(parse_point(line), SIZE) for line in lines]
+        opening = self._swap2_opening(stones)
+        if not stones:
+            self._say(" ".join(self._swap2_places(opening, 3)))
+            return
+        choice = decide(opening, self._ruleset, self._number, self._rng)
+        self._pos = self._position_of(stones)
+        if choice == Choose(PLACE_TWO):
+            placed = self._swap2_places(opening.apply(SECOND, choice), 2)
+            self._say(" ".join(placed))
+        elif choice == Choose(BLACK):
+            self._say("SWAP")
+        else:
+            self._move()  # white: the fourth or sixth stone is the brain's move
+
+    def _swap2_opening(self, stones: list[tuple[int, int]]) -> Opening:
+        if len(stones) not in (0, 3, 5):
+            raise ProtocolError(f"SWAP2BOARD takes 0, 3 or 5 stones, not {len(stones)}")
+        log = [(FIRST, Place(point)) for point in stones[:3]]
+        if len(stones) == 5:
+            log += [(SECOND, Choose(PLACE_TWO))] + [(SECOND, Place(p)) for p in stones[3:]]
+        try:
+            return Opening("swap2", log)
+        except (ValueError, IllegalMove) as error:
+            raise ProtocolError(f"impossible swap2 stones: {error}") from None
+
+    def _swap2_places(self, opening: Opening, count: int) -> list[str]:
+        """``count`` stones decided in turn by whoever the opening asks to place them; the
+        brain's game then holds every stone."""
+        for _ in range(count):
+            opening = opening.apply(opening.step.actor,
+                                    decide(opening, self._ruleset, self._number, self._rng))
+        self._pos = self._position_of(opening.stones)
+        return [format_point(index) for index in self._pos.history[-count:]]
+
+    def _position_of(self, stones: list[tuple[int, int]]) -> Position:
+        pos = Position(self._ruleset)
+        for row, col in stones:
+            pos.play(row * SIZE + col)
+        return pos
 
     def _position_from(self, lines: list[str]) -> Position:
         """A position from ``x,y,field`` lines. Stones alternate by colour in the order

@@ -11,6 +11,7 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -48,6 +49,9 @@ from gobang.services.hall.presence import Presence
 from gobang.services.hall.state import GameList, HallState, memory_hall_state
 from gobang.services.hall.view import HallView, ViewSizes
 from gobang.services.metrics import Metrics
+from gobang.services.moderation.chat_guard import ChatGuard
+from gobang.services.moderation.desk import ModeratorDesk
+from gobang.services.moderation.reports import Reports
 from gobang.services.notices import Notice
 from gobang.services.openings.steps import OpeningSteps
 from gobang.services.play.checks import Pace
@@ -146,6 +150,14 @@ def make_stores(cfg: Any, client: redis.Redis | None) -> Stores:
 
 
 @dataclass(frozen=True)
+class Moderation:
+    """Reports, and what moderators do about them (gobang/services/moderation/)."""
+
+    reports: Reports
+    desk: ModeratorDesk
+
+
+@dataclass(frozen=True)
 class Services:
     accounts: Accounts
     # Per client address, across processes with Redis.
@@ -160,6 +172,7 @@ class Services:
     admin: AdminDesk
     metrics: Metrics
     leadership: Leadership
+    moderation: Moderation
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -217,11 +230,12 @@ def build_services(app: Flask) -> Services:
                    limiter(cfg["HALL_VIEWS_PER_MINUTE"], 60), pools)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
                         play.maintenance, actions, rng, pools, play.openings)
+    accounts = _accounts(app)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     bus.subscribe(GameAdopted, lobby.pairings.game_adopted)
     return Services(
-        accounts=_accounts(app),
+        accounts=accounts,
         auth_limiter=shared_limiter(cfg["REDIS_URL"], "auth",
                                     limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60)),
         event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),
@@ -229,7 +243,19 @@ def build_services(app: Flask) -> Services:
         admin=AdminDesk(clock, store, lobby.hall, play.maintenance, play.table, play.finisher,
                         cfg["ADMIN_POLL_SECONDS"]),
         metrics=metrics, leadership=Leadership(leases),
+        moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
+                              ModeratorDesk(accounts, utc_now(cfg))),
     )
+
+
+def utc_now(cfg: Any) -> Callable[[], datetime]:
+    """The wall clock as the database's naive UTC datetimes (config WALL_CLOCK in tests)."""
+    source: Clock = cfg.get("WALL_CLOCK") or wall
+    return lambda: datetime.fromtimestamp(source(), UTC).replace(tzinfo=None)
+
+
+def chat_guard(cfg: Any) -> ChatGuard:
+    return ChatGuard(cfg["CHAT_REFUSED_WORDS"], utc_now(cfg))
 
 
 def _cluster(cfg: Any, client: redis.Redis | None) -> tuple[Leases, Directory]:
@@ -280,7 +306,7 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
                           wall=cfg.get("WALL_CLOCK") or wall)
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
-                                        cfg["CHAT_WINDOW_SECONDS"]), table)
+                                        cfg["CHAT_WINDOW_SECONDS"]), table, chat_guard(cfg))
     rematches = Rematches(table, factory, maintenance, computer_capacity)
     # One pace for stones and the opening's other steps: a player's actions on the board.
     move_limiter = limiter(cfg["MOVES_PER_SECOND"], 1)
@@ -319,7 +345,7 @@ def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: P
     pairings = Pairings(play.factory, play.homes)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
                             rng, pools, state.challenges)
-    chat = HallChat(chat_limiter, state.chat)
+    chat = HallChat(chat_limiter, state.chat, chat_guard(app.config))
     return Lobby(
         hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools,
                   view_limiter),

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gobang.ai import EngineAdapter, builtin_argv
+from gobang.ai import EngineAdapter, EngineFailure, Swap2Refused, builtin_argv
 from gobang.rules import Game, forbidden_kind
+from gobang.rules.openings import FIRST, SECOND, Choose, Opening, Place
 
 # A stand-in engine. It answers START with OK and each move request with the first free
 # point, except that the first process started misbehaves once, as MODE says; every start
@@ -311,3 +312,155 @@ def test_the_builtin_engine_plays_a_whole_game_through_adapters():
         for player in players:
             player.close()
     assert game.outcome is not None
+
+
+# --- swap2 (SWAP2BOARD) ---------------------------------------------------------------------
+
+# A stand-in for engines without the SWAP2BOARD extension, or with a broken one: START gets
+# OK; with ANSWER "UNKNOWN" every other line gets "UNKNOWN ...", as a brain that does not
+# know the command answers; otherwise the SWAP2BOARD block's DONE gets ANSWER.
+SWAP2_ENGINE = textwrap.dedent(
+    """
+    import sys
+
+    ANSWER = sys.argv[1]
+    for line in sys.stdin:
+        line = line.strip()
+        if line.startswith("START"):
+            print("OK", flush=True)
+        elif line == "END":
+            break
+        elif ANSWER == "UNKNOWN" and not line.startswith("INFO"):
+            print(f"UNKNOWN command {line}", flush=True)
+        elif line == "DONE":
+            print(ANSWER, flush=True)
+    """
+)
+
+# Stones in (row, col): black's two touching stones against white's one in a corner, the
+# other way round, and three about even (the engine's own at level 8).
+BLACK_AHEAD = [(7, 7), (0, 0), (7, 8)]
+WHITE_AHEAD = [(0, 0), (7, 7), (14, 14)]
+EVEN = [(6, 6), (8, 8), (6, 8)]
+
+
+def swap2_opening(stones: list[tuple[int, int]]) -> Opening:
+    log = [(FIRST, Place(point)) for point in stones[:3]]
+    if len(stones) == 5:
+        log += [(SECOND, Choose("place_two"))] + [(SECOND, Place(p)) for p in stones[3:]]
+    return Opening("swap2", log)
+
+
+@pytest.fixture
+def swap2_engine(tmp_path: Path):
+    script = tmp_path / "swap2_engine.py"
+    script.write_text(SWAP2_ENGINE)
+
+    def make(answer: str) -> EngineAdapter:
+        return EngineAdapter([sys.executable, str(script), answer], "freestyle", Fallback(),
+                             turn_seconds=2.0)
+
+    return make
+
+
+@pytest.fixture(scope="module")
+def builtin():
+    adapter = EngineAdapter(builtin_argv(8, seed=1), "standard", Fallback())
+    yield adapter
+    adapter.close()
+
+
+def test_the_builtin_engine_places_the_three_swap2_stones(builtin):
+    opening = Opening("swap2")
+    answer = builtin.swap2(opening, "standard")
+    assert len(answer.actions) == 3 and answer.move is None
+    for action in answer.actions:
+        opening = opening.apply(FIRST, action)
+    assert opening.step.actor == SECOND
+
+
+@pytest.mark.parametrize(("stones", "first", "places", "moves"), [
+    (BLACK_AHEAD, Choose("black"), 0, False),  # SWAP
+    (WHITE_AHEAD, Choose("white"), 0, True),  # stays white and plays the fourth stone
+    (EVEN, Choose("place_two"), 2, False),  # places two more
+    ([*BLACK_AHEAD, (14, 14), (7, 9)], Choose("black"), 0, False),  # SWAP
+    ([*WHITE_AHEAD, (7, 8), (0, 14)], Choose("white"), 0, True),  # plays the sixth stone
+])
+def test_the_builtin_engines_swap2_choice_comes_back_as_the_openings_actions(
+    builtin, stones, first, places, moves
+):
+    opening = swap2_opening(stones)
+    answer = builtin.swap2(opening, "standard")
+    assert answer.actions[0] == first and len(answer.actions) == 1 + places
+    for action in answer.actions:
+        opening = opening.apply(opening.step.actor, action)
+    # Placing two hands the choice of colour to the first player; a colour ends the opening.
+    assert opening.over or (places and opening.step.actor == FIRST)
+    if moves:
+        game = Game.replay([*opening.stones, answer.move], "standard")
+        assert len(game.moves) == len(stones) + 1
+    else:
+        assert answer.move is None
+
+
+def test_after_a_swap2_answer_the_engine_plays_the_game_on(builtin):
+    opening = swap2_opening(WHITE_AHEAD)
+    answer = builtin.swap2(opening, "standard")
+    game = Game.replay([*opening.stones, answer.move, (3, 3)], "standard")
+    move = builtin.move(game)
+    assert move.by_engine and game.board.is_empty(move.row, move.col)
+
+
+@pytest.mark.parametrize("answer", ["UNKNOWN", "ERROR swap2 is not supported"])
+def test_an_engine_without_swap2_is_refused_and_restarted(swap2_engine, answer):
+    adapter = swap2_engine(answer)
+    with adapter:
+        with pytest.raises(Swap2Refused):
+            adapter.swap2(swap2_opening(BLACK_AHEAD), "freestyle")
+        assert not adapter.running and len(adapter.failures) == 1
+
+
+@pytest.mark.parametrize(("stones", "answer", "problem"), [
+    ([], "what a nice board", "not a SWAP2BOARD answer"),
+    ([], "7,7 8,8", "three stones"),
+    ([], "SWAP", "empty board"),
+    ([], "7,7 7,7 8,8", "refused"),
+    (BLACK_AHEAD, "7,7", "occupied"),
+    (BLACK_AHEAD, "15,3", "off-board"),
+    (BLACK_AHEAD, "1,1 2,2 3,3", "not an answer"),
+    ([*BLACK_AHEAD, (14, 14), (7, 9)], "1,1 2,2", "not an answer"),
+])
+def test_an_unusable_swap2_answer_is_an_engine_failure(swap2_engine, stones, answer, problem):
+    adapter = swap2_engine(answer)
+    with adapter:
+        with pytest.raises(EngineFailure) as failed:
+            adapter.swap2(swap2_opening(stones), "freestyle")
+    assert not isinstance(failed.value, Swap2Refused) and problem in str(failed.value)
+
+
+@pytest.mark.parametrize(("opening", "ruleset"), [
+    (Opening("swap2", [(FIRST, Place((7, 7)))]), "freestyle"),  # one stone placed already
+    (Opening("swap"), "freestyle"),
+    (Opening("swap2"), "renju"),
+    (swap2_opening(BLACK_AHEAD).apply(SECOND, Choose("black")), "freestyle"),  # over
+])
+def test_a_step_swap2board_does_not_ask_about_is_refused_before_the_engine_is_asked(
+    swap2_engine, opening, ruleset
+):
+    adapter = swap2_engine("SWAP")
+    with adapter:
+        with pytest.raises(ValueError):
+            adapter.swap2(opening, ruleset)
+        assert not adapter.running
+
+
+@pytest.mark.serial  # bounds a wait on the wall clock
+def test_a_swap2_answer_is_awaited_no_longer_than_its_wait(swap2_engine):
+    adapter = swap2_engine("")  # an empty line is no answer
+    with adapter:
+        assert adapter.warm()
+        asked = time.monotonic()
+        with pytest.raises(EngineFailure, match="no answer in time"):
+            adapter.swap2(Opening("swap2"), "freestyle", wait_seconds=0.3)
+        waited = time.monotonic() - asked
+    assert waited < 0.7 and not adapter.running

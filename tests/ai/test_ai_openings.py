@@ -184,5 +184,5 @@ def test_each_decision_is_cheap():
                 action = decide(opening, ruleset, 8, rng)
                 worst = max(worst, time.process_time() - started)
                 opening = opening.apply(opening.step.actor, action)
-    # About 25 ms at most on a quiet 2-core machine (docs/engines.md); generous for CI.
+    # Under 30 ms on a 2-core machine at load 4 (docs/engines.md, Openings); generous for CI.
     assert worst < 0.15

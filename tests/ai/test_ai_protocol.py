@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from gobang.ai.brain import ABOUT, Brain
+from gobang.rules.openings import FIRST, SECOND, Choose, Opening, Place
 
 
 def talk(*lines: str, level: int = 1, seed: int = 0) -> list[str]:
@@ -37,7 +38,7 @@ def test_start_with_another_size_is_an_error(size):
     assert answer.startswith("ERROR ")
 
 
-@pytest.mark.parametrize("command", ["FOO", "SWAP2BOARD", "PLAY 1,2", "hello world"])
+@pytest.mark.parametrize("command", ["FOO", "SWAP2 BOARD", "PLAY 1,2", "hello world"])
 def test_unknown_command_answers_unknown(command):
     [answer] = talk("START 15", command)[1:]
     assert answer.startswith("UNKNOWN")
@@ -218,3 +219,102 @@ def test_black_with_only_forbidden_points_left_gets_an_error_not_a_move():
     assert answers[1].startswith("ERROR ") and "no empty point" in answers[1]
     freestyle = talk("START 15", "BOARD", *stones, "DONE")
     assert freestyle[1] == "11,3"
+
+
+# SWAP2BOARD: stones as x,y (column, row). Black's two touching stones against white's one in
+# a corner, the other way round, and three the engine itself placed about evenly (level 8).
+BLACK_AHEAD = ["7,7", "0,0", "8,7"]
+WHITE_AHEAD = ["0,0", "7,7", "14,14"]
+EVEN = ["6,6", "8,8", "8,6"]
+
+
+def swap2_session(*stones: str, rule: int = 0, level: int = 8, seed: int = 1) -> list[str]:
+    """The real brain program's answers after START to one SWAP2BOARD block with ``stones``
+    (and a TURN after it)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gobang.ai.brain", "--level", str(level), "--seed", str(seed)],
+        input="\n".join(["START 15", f"INFO rule {rule}", "SWAP2BOARD", *stones, "DONE",
+                         "END", ""]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "OK"
+    return lines[1:]
+
+
+def as_rows(answer: str) -> list[tuple[int, int]]:
+    """(row, col) points of an answer of x,y points separated by spaces."""
+    return [(y, x) for x, y in (point(part) for part in answer.split())]
+
+
+def swap2_after(stones: list[str]) -> Opening:
+    points = as_rows(" ".join(stones))
+    log = [(FIRST, Place(p)) for p in points[:3]]
+    if len(points) == 5:
+        log += [(SECOND, Choose("place_two"))] + [(SECOND, Place(p)) for p in points[3:]]
+    return Opening("swap2", log)
+
+
+@pytest.mark.parametrize("rule", [0, 1])
+def test_swap2board_with_no_stones_is_answered_with_three_opening_stones(rule):
+    [answer] = swap2_session(rule=rule)
+    opening = Opening("swap2")
+    for stone in as_rows(answer):
+        opening = opening.apply(FIRST, Place(stone))  # refuses an occupied or off-board one
+    assert len(opening.stones) == 3 and opening.step.actor == SECOND
+
+
+@pytest.mark.parametrize(("stones", "shape"), [
+    (BLACK_AHEAD, "SWAP"),  # takes black
+    (WHITE_AHEAD, "one point"),  # stays white and plays the fourth stone
+    (EVEN, "two points"),  # places the fourth and fifth and lets the opponent choose
+])
+def test_swap2board_with_three_stones_swaps_stays_white_or_places_two(stones, shape):
+    [answer] = swap2_session(*stones)
+    if shape == "SWAP":
+        assert answer == "SWAP"
+        return
+    placed = as_rows(answer)
+    opening = swap2_after(stones)
+    if shape == "one point":
+        [fourth] = placed
+        assert fourth not in opening.stones and all(0 <= v < 15 for v in fourth)
+        return
+    assert len(placed) == 2
+    opening = opening.apply(SECOND, Choose("place_two"))
+    for stone in placed:
+        opening = opening.apply(SECOND, Place(stone))  # refuses an occupied or off-board one
+
+
+@pytest.mark.parametrize(("stones", "shape"), [
+    ([*BLACK_AHEAD, "14,14", "9,7"], "SWAP"),  # takes black
+    ([*WHITE_AHEAD, "8,7", "14,0"], "one point"),  # stays white and plays the sixth stone
+])
+def test_swap2board_with_five_stones_swaps_or_plays_the_sixth_as_white(stones, shape):
+    [answer] = swap2_session(*stones)
+    if shape == "SWAP":
+        assert answer == "SWAP"
+        return
+    [sixth] = as_rows(answer)
+    assert sixth not in swap2_after(stones).stones and all(0 <= v < 15 for v in sixth)
+
+
+def test_after_swap2board_the_game_goes_on_from_its_stones():
+    # The brain stayed white and played the fourth stone; black's fifth comes as a TURN.
+    answers = talk("START 15", "SWAP2BOARD", *WHITE_AHEAD, "DONE", "TURN 3,3", level=8)
+    fourth, fifth = point(answers[1]), point(answers[2])
+    assert len({(0, 0), (7, 7), (14, 14), (3, 3), fourth, fifth}) == 6
+
+
+@pytest.mark.parametrize(("lines", "why"), [
+    (["INFO rule 4", "SWAP2BOARD", "DONE"], "renju"),
+    (["SWAP2BOARD", "7,7", "8,8", "DONE"], "0, 3 or 5"),
+    (["SWAP2BOARD", "7,7", "8,8", "7,7", "DONE"], "impossible"),
+    (["SWAP2BOARD", "7,7", "8,8", "15,9", "DONE"], "off"),
+])
+def test_a_swap2board_the_brain_cannot_answer_is_an_error(lines, why):
+    [answer] = talk("START 15", *lines)[1:]
+    assert answer.startswith("ERROR ") and why in answer

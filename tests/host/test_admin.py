@@ -162,3 +162,16 @@ def test_what_was_asked_while_no_server_ran_applies_when_it_starts(
         with started.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def test_the_host_grants_lists_and_takes_the_moderator_role(host, users):
+    assert "alice is now a moderator." in host("moderator", "grant", "alice").output
+    assert host("moderator", "list").output.split() == ["alice"]
+    assert "alice is no longer a moderator." in host("moderator", "revoke", "alice").output
+    assert host("moderator", "list").output.split() == []
+
+
+@pytest.mark.parametrize("args", [("moderator", "grant"), ("moderator", "grant", "nobody")])
+def test_the_moderator_command_refuses_a_missing_or_unknown_name(host, users, args):
+    result = host(*args)
+    assert result.exit_code != 0 and "Error" in result.output

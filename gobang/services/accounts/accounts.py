@@ -223,6 +223,10 @@ class Accounts:
         """Anonymise rather than delete, so finished games keep their other player."""
         if not self.offload(self.passwords.verify, user.password_hash, password):
             raise AccountError(gettext("The password is wrong."))
+        return self.close(user)
+
+    def close(self, user: User) -> list[Notice]:
+        """The account anonymised and logged out everywhere (a moderator may close one)."""
         user.username = DELETED_NAME
         user.username_key = None
         user.username_skeleton = None

@@ -7,6 +7,7 @@ from typing import Any
 
 from gobang.models import User
 from gobang.services.hall.state import ChatLog
+from gobang.services.moderation.chat_guard import ChatGuard
 from gobang.services.notices import HALL, Notice
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.text import check_rate, clean_text, timestamp
@@ -17,14 +18,16 @@ HELLO_CHAT_BYTES = 6 * 1024
 
 
 class HallChat:
-    def __init__(self, limiter: RateLimiter, log: ChatLog) -> None:
+    def __init__(self, limiter: RateLimiter, log: ChatLog, guard: ChatGuard) -> None:
         self.limiter = limiter
+        self.guard = guard
         # The last CHAT_KEPT messages, oldest first.
         self.log = log
 
     def say(self, user: User, text: Any) -> list[Notice]:
         text = clean_text(text)
         check_rate(self.limiter, user.id)
+        self.guard.check(user.id, text)
         message = {"from": {"id": user.id, "username": user.username}, "text": text,
                    "ts": timestamp()}
         self.log.append(message)

@@ -8,6 +8,7 @@ from flask_babel import gettext
 
 from gobang.extensions import db
 from gobang.models import Game, User
+from gobang.services.moderation.chat_guard import ChatGuard
 from gobang.services.notices import GAME, ActionError, Notice
 from gobang.services.play.live import room_notice
 from gobang.services.play.table import GameTable
@@ -38,8 +39,10 @@ class Attendance:
 
 
 class RoomChat:
-    def __init__(self, attendance: Attendance, limiter: RateLimiter, table: GameTable) -> None:
+    def __init__(self, attendance: Attendance, limiter: RateLimiter, table: GameTable,
+                 guard: ChatGuard) -> None:
         self.attendance = attendance
+        self.guard = guard
         self.table = table
         self.limiter = limiter
         self._logs: Recent[int, list[dict[str, Any]]] = Recent(RECENT_GAMES_KEPT)
@@ -48,6 +51,7 @@ class RoomChat:
         text = clean_text(text)
         role = self._role(game_id, user.id, sid)
         check_rate(self.limiter, user.id)
+        self.guard.check(user.id, text)
         message = {"game_id": game_id, "from": {"id": user.id, "username": user.username},
                    "role": role, "text": text, "ts": timestamp()}
         log = self._logs.setdefault(game_id, [])

@@ -1,0 +1,37 @@
+"""What chat refuses before anyone hears it: a muted player's lines, and lines with a word the
+host listed (config CHAT_REFUSED_WORDS). Both chats, the hall's and the rooms', ask here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from flask_babel import gettext
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.models import User
+from gobang.services.notices import ActionError
+
+
+class ChatGuard:
+    def __init__(self, words: Iterable[str], now: Callable[[], datetime]) -> None:
+        listed = sorted({word.strip().casefold() for word in words if word.strip()})
+        # Whole words, any case: "class" is not refused for a listed "ass".
+        self._words = (re.compile(r"\b(?:" + "|".join(map(re.escape, listed)) + r")\b")
+                       if listed else None)
+        self.now = now
+
+    def check(self, user_id: int, text: str) -> None:
+        """Refuses (ActionError) a line from a muted player (`muted`, with `until`), or one
+        with a refused word (`bad_request`); returns otherwise. The mute is read from the
+        database on every line: a moderator's mute holds at once on every process."""
+        until = db.session.scalar(select(User.muted_until).where(User.id == user_id))
+        if until is not None and until > self.now():
+            raise ActionError("muted", gettext(
+                "A moderator has muted you until %(until)s UTC.",
+                until=until.strftime("%Y-%m-%d %H:%M")), until=until.isoformat() + "Z")
+        if self._words is not None and self._words.search(text.casefold()):
+            raise ActionError("bad_request", gettext(
+                "Your message has a word this server does not allow in chat."))
