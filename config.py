@@ -141,6 +141,10 @@ class Config:
     COMPUTER_NICE: int = 10
     ENGINE_COMMAND: str | None = None
     ENGINE_LEVEL_OPTIONS: str | None = None
+    # The opening rules that external engine plays: only "swap2" can be asked of one (the
+    # Gomocup SWAP2BOARD extension, docs/engines.md). Games against it with any other opening
+    # are refused. As an environment variable, JSON: GOBANG_ENGINE_OPENINGS='["swap2"]'.
+    ENGINE_OPENINGS: list[str] = []
 
     # Several processes (docs/deploy.md, "Several processes"). REDIS_URL switches it on
     # (redis://host:6379/0): Socket.IO's emits travel between processes through Redis, the

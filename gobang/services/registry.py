@@ -83,6 +83,8 @@ from gobang.services.store import (
 from gobang.vocabulary import Namespace
 
 EXTENSION_KEY = "gobang"
+# The openings an external engine can be asked about: swap2, through SWAP2BOARD.
+ENGINE_ASKED_OPENINGS = frozenset({"swap2"})
 MAX_UNDOS = 3
 
 
@@ -278,6 +280,10 @@ def redis_client(url: str, pool_size: int, pool_timeout: float) -> redis.Redis:
 
 
 def engine_settings(cfg: Any) -> EngineSettings:
+    unknown = set(cfg["ENGINE_OPENINGS"]) - ENGINE_ASKED_OPENINGS
+    if unknown:
+        raise ValueError(f"ENGINE_OPENINGS may name only {sorted(ENGINE_ASKED_OPENINGS)} "
+                         f"(what an external engine can be asked), not {sorted(unknown)}")
     options = cfg["ENGINE_LEVEL_OPTIONS"] or {}
     if isinstance(options, str):
         options = json.loads(options)
@@ -288,6 +294,7 @@ def engine_settings(cfg: Any) -> EngineSettings:
         level_options={int(number): {key: str(value) for key, value in found.items()}
                        for number, found in options.items()},
         nice=cfg["COMPUTER_NICE"],
+        openings=frozenset(cfg["ENGINE_OPENINGS"]),
         think_seconds=cfg["COMPUTER_THINK_SECONDS"],
         reply_seconds=reply_seconds(cfg["TICKER_INTERVAL_SECONDS"]),
     )

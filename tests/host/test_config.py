@@ -176,3 +176,12 @@ def test_sqlite_gets_no_pool_settings(bare_app, monkeypatch):
     monkeypatch.delenv("GOBANG_DATABASE_URL", raising=False)
     load_settings(bare_app, None)
     assert "SQLALCHEMY_ENGINE_OPTIONS" not in bare_app.config
+
+
+@pytest.mark.parametrize("openings", [["taraguchi-10"], ["swap"], ["swap2", "nonsense"]])
+def test_engine_openings_other_than_swap2_stop_the_start(openings):
+    from gobang.services.registry import engine_settings
+
+    config = {"ENGINE_OPENINGS": openings, "ENGINE_LEVEL_OPTIONS": None}
+    with pytest.raises(ValueError, match="ENGINE_OPENINGS"):
+        engine_settings(config)
