@@ -202,8 +202,8 @@ def test_presence_finds_players_here_by_prefix(env, users, hall_of, prefix, foun
 # docs/protocol.md states these bounds (an empty chat: it adds its own). Measured as Socket.IO
 # sends JSON: compact, anything outside ASCII as \uXXXX escapes (6 bytes a character).
 HELLO_BOUNDS = [
-    ("abcdefghijklmnopq{:03d}", 9_300),
-    ("五子棋玩家名字很长的一位棋手第{:03d}号位", 17_000),
+    ("abcdefghijklmnopq{:03d}", 9_400),
+    ("五子棋玩家名字很长的一位棋手第{:03d}号位", 17_200),
 ]
 
 

@@ -17,7 +17,6 @@ from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.state import GameList, PresenceState
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
-from gobang.services.pools import wire
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace
 
@@ -131,10 +130,7 @@ class Presence:
 
     def _queue(self, user_id: int) -> dict[str, Any] | None:
         pool = self.matcher.pool_of(user_id)
-        if pool is None:
-            return None
-        ruleset, clock = pool
-        return {"ruleset": ruleset, "clock": wire(clock)}
+        return None if pool is None else pool.wire()
 
     def player_away(self, away: PlayerAway) -> list[Notice]:
         """A player left their game's page or came back: their hall counts down, or stops."""
