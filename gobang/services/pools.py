@@ -10,7 +10,7 @@ or `<ruleset>/none`, followed by `/<opening>` for a pool with an opening (docs/p
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from flask_babel import gettext
 
 from gobang.rules.openings import OPENINGS_OF
 from gobang.services.notices import ActionError
+from gobang.services.ratings.categories import Speed, category_of
 from gobang.vocabulary import RULESETS
 
 TimeControl = tuple[int, int] | None
@@ -142,6 +143,16 @@ class Pools:
         with an opening."""
         return ([pool_name(ruleset, clock) for ruleset in rulesets for clock in self.clocks]
                 + [pool.name for pool in self.openings])
+
+    def categories(self, rulesets: Sequence[str]) -> tuple[str, ...]:
+        """The rating categories of the games the pools and challenges offer (a ruleset and a
+        clock on offer, or an opening pool's), ruleset by ruleset, fastest first: the hall's
+        online list shows these ratings."""
+        found = ({category_of(ruleset, clock) for ruleset in rulesets for clock in self.clocks}
+                 | {category_of(pool.ruleset, pool.clock) for pool in self.openings})
+        speeds = list(Speed)
+        return tuple(c.key for c in sorted(found, key=lambda c: (rulesets.index(c.ruleset),
+                                                                 speeds.index(c.speed))))
 
 
 class _NotAClock(enum.Enum):

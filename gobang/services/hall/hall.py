@@ -58,6 +58,7 @@ class Hall:
             "clocks": [wire(clock) for clock in self.pools.clocks],
             "default_clock": wire(self.pools.default),
             "opening_pools": [pool.wire() for pool in self.pools.openings],
+            "rating_categories": list(self.presence.categories),
             "maintenance": self.maintenance.on,
         }
         # The view last, and sent with nothing in between that waits: the connection already
