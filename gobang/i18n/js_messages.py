@@ -145,7 +145,9 @@ _ROOM_PLAY = (
 _HALL_GAME = (
     N_("You left it: it is lost in {time} unless you go back."),
     N_("Game #{id} against {name}"),
-    N_("Score {before} → {after} ({change})"),
+    N_("Rating {before} → {after} ({change})"),
+    N_("Casual, no rating change."),
+    N_("Unrated, no rating change."),
     N_("Dismiss"),
     N_("aborted, no score change."),
     N_("a draw ({reason})."),
@@ -153,6 +155,14 @@ _HALL_GAME = (
     N_("you lost, you left the game."),
     N_("you won ({reason})."),
     N_("you lost ({reason})."),
+)
+# Opening rules, as the hall's challenges and every page's toast name them
+# (static/js/hall/words.js).
+_OPENINGS = (
+    N_("no opening rule"),
+    N_("Swap"),
+    N_("Swap2"),
+    N_("Taraguchi-10"),
 )
 # Challenges on every page (static/js/site.js, static/js/attention.js).
 _SITE = (
@@ -174,4 +184,4 @@ _COMPUTER = (
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY + _COMPUTER))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _OPENINGS + _SITE + _REPLAY + _COMPUTER))

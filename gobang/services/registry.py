@@ -80,7 +80,7 @@ from gobang.services.store import (
     MemoryStore,
     Reservations,
 )
-from gobang.vocabulary import Namespace
+from gobang.vocabulary import RULESETS, Namespace
 
 EXTENSION_KEY = "gobang"
 # The openings an external engine can be asked about: swap2, through SWAP2BOARD.
@@ -345,7 +345,7 @@ def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: P
     matcher = Matcher(stores.queue, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
                       connected=lambda users: store.connected_among(Namespace.HALL, users))
     presence = Presence(store, table, matcher, play.seating.absence, state.presence,
-                        state.games)
+                        state.games, pools.categories(RULESETS))
     view = HallView(presence, state.games, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
                     cfg["HALL_UPDATE_SECONDS"], pools, state.view)
