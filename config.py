@@ -61,9 +61,16 @@ class Config:
     CLOCK_INITIAL_SECONDS: int = 600
     CLOCK_INCREMENT_SECONDS: int = 5
     # The time controls on offer: Match has one pool per ruleset and clock, and a challenge may
-    # choose any of them. [initial seconds, increment seconds], or None for no clock. As an
-    # environment variable, JSON: GOBANG_MATCH_POOLS='[[180, 2], [300, 3], null]'.
-    MATCH_POOLS: list[list[int] | None] = [[180, 2], [300, 3], [600, 5], [900, 10], None]
+    # choose any of them. [initial seconds, increment seconds], or None for no clock. An object
+    # {"ruleset", "clock", "opening"} adds a pool of that ruleset and clock played with an
+    # opening rule the ruleset allows (gobang.rules.openings.OPENINGS_OF). As an environment
+    # variable, JSON: GOBANG_MATCH_POOLS='[[180, 2], [300, 3], null,
+    # {"ruleset": "freestyle", "clock": [600, 5], "opening": "swap2"}]'.
+    MATCH_POOLS: list[list[int] | dict | None] = [
+        [180, 2], [300, 3], [600, 5], [900, 10], None,
+        {"ruleset": "freestyle", "clock": [600, 5], "opening": "swap2"},
+        {"ruleset": "renju", "clock": [600, 5], "opening": "taraguchi-10"},
+    ]
     ABORT_SECONDS: int = 30
 
     # The background ticker: every TICKER_INTERVAL_SECONDS it pairs queued players, checks
@@ -141,6 +148,10 @@ class Config:
     COMPUTER_NICE: int = 10
     ENGINE_COMMAND: str | None = None
     ENGINE_LEVEL_OPTIONS: str | None = None
+    # The opening rules that external engine plays: only "swap2" can be asked of one (the
+    # Gomocup SWAP2BOARD extension, docs/engines.md). Games against it with any other opening
+    # are refused. As an environment variable, JSON: GOBANG_ENGINE_OPENINGS='["swap2"]'.
+    ENGINE_OPENINGS: list[str] = []
 
     # Several processes (docs/deploy.md, "Several processes"). REDIS_URL switches it on
     # (redis://host:6379/0): Socket.IO's emits travel between processes through Redis, the

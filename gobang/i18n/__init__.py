@@ -17,6 +17,7 @@ from gobang.i18n.js_messages import JS_MESSAGES
 from gobang.i18n.labels import (
     category_label,
     color_label,
+    opening_label,
     outcome_label,
     reason_label,
     ruleset_label,
@@ -95,6 +96,7 @@ def init_app(app: Flask) -> None:
             "language_switch_url": language_switch_url,
             "category_label": category_label,
             "color_label": color_label,
+            "opening_label": opening_label,
             "outcome_label": outcome_label,
             "reason_label": reason_label,
             "ruleset_label": ruleset_label,

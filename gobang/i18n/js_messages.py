@@ -145,7 +145,9 @@ _ROOM_PLAY = (
 _HALL_GAME = (
     N_("You left it: it is lost in {time} unless you go back."),
     N_("Game #{id} against {name}"),
-    N_("Score {before} → {after} ({change})"),
+    N_("Rating {before} → {after} ({change})"),
+    N_("Casual, no rating change."),
+    N_("Unrated, no rating change."),
     N_("Dismiss"),
     N_("aborted, no score change."),
     N_("a draw ({reason})."),
@@ -153,6 +155,14 @@ _HALL_GAME = (
     N_("you lost, you left the game."),
     N_("you won ({reason})."),
     N_("you lost ({reason})."),
+)
+# Opening rules, as the hall's challenges and every page's toast name them
+# (static/js/hall/words.js).
+_OPENINGS = (
+    N_("no opening rule"),
+    N_("Swap"),
+    N_("Swap2"),
+    N_("Taraguchi-10"),
 )
 # Challenges on every page (static/js/site.js, static/js/attention.js).
 _SITE = (
@@ -174,11 +184,8 @@ _COMPUTER = (
 )
 
 # Openings in the room and the replay (static/js/openings.js, static/js/room/opening.js) and
-# the board's marks for them.
+# the board's marks for them; the rules' names are the hall's (_OPENINGS).
 _OPENING = (
-    N_("Swap"),
-    N_("Swap2"),
-    N_("Taraguchi-10"),
     N_("Opening: {rule}"),
     N_("{name} places stone {n} of {total} (black)."),
     N_("{name} places stone {n} of {total} (white)."),
@@ -209,4 +216,5 @@ _OPENING = (
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _SITE + _REPLAY + _COMPUTER + _OPENING))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _OPENINGS + _SITE + _REPLAY + _COMPUTER
+    + _OPENING))

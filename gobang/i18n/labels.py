@@ -12,6 +12,13 @@ RULESETS = {
     "standard": lazy_gettext("standard"),
     "renju": lazy_gettext("renju"),
 }
+# An opening rule (gobang.rules.openings): the rules' own names, which players use as they are.
+OPENINGS = {
+    "none": lazy_gettext("no opening rule"),
+    "swap": lazy_gettext("Swap"),
+    "swap2": lazy_gettext("Swap2"),
+    "taraguchi-10": lazy_gettext("Taraguchi-10"),
+}
 # A rating category's speed (gobang.services.ratings.categories).
 SPEEDS = {
     "bullet": lazy_gettext("bullet"),
@@ -57,6 +64,10 @@ def color_label(color: str | None) -> str:
 
 def ruleset_label(ruleset: str | None) -> str:
     return _label(RULESETS, ruleset)
+
+
+def opening_label(opening: str | None) -> str:
+    return _label(OPENINGS, opening)
 
 
 def category_label(category: str | None) -> str:

@@ -5,6 +5,7 @@ from flask_login import current_user, login_required
 
 from gobang.extensions import db
 from gobang.models import Game
+from gobang.rules.openings import OPENINGS, OPENINGS_OF
 from gobang.services.history.players import hall_summary
 from gobang.services.pools import clock_label, clock_name
 from gobang.services.registry import services
@@ -19,8 +20,16 @@ def hall() -> str:
     # The quick-pairing grid and the challenge's clock choice: one entry per clock on offer.
     clocks = [{"name": clock_name(clock), "label": clock_label(clock),
                "default": clock == pools.default} for clock in pools.clocks]
+    # The pools with an opening, each a button of its own; the challenge's opening choice,
+    # each option with the rulesets that allow it.
+    opening_pools = [{"name": pool.name, "ruleset": pool.ruleset, "opening": pool.opening,
+                      "clock": clock_name(pool.clock), "label": clock_label(pool.clock)}
+                     for pool in pools.openings]
+    openings = [(opening, [ruleset for ruleset, allowed in OPENINGS_OF.items()
+                           if opening in allowed]) for opening in OPENINGS]
     return render_template(
-        "play/hall.html", me=current_user.stats(), clocks=clocks, **hall_summary(current_user.id)
+        "play/hall.html", me=current_user.stats(), clocks=clocks, opening_pools=opening_pools,
+        openings=openings, **hall_summary(current_user.id)
     )
 
 

@@ -80,9 +80,11 @@ from gobang.services.store import (
     MemoryStore,
     Reservations,
 )
-from gobang.vocabulary import Namespace
+from gobang.vocabulary import RULESETS, Namespace
 
 EXTENSION_KEY = "gobang"
+# The openings an external engine can be asked about: swap2, through SWAP2BOARD.
+ENGINE_ASKED_OPENINGS = frozenset({"swap2"})
 MAX_UNDOS = 3
 
 
@@ -278,6 +280,10 @@ def redis_client(url: str, pool_size: int, pool_timeout: float) -> redis.Redis:
 
 
 def engine_settings(cfg: Any) -> EngineSettings:
+    unknown = set(cfg["ENGINE_OPENINGS"]) - ENGINE_ASKED_OPENINGS
+    if unknown:
+        raise ValueError(f"ENGINE_OPENINGS may name only {sorted(ENGINE_ASKED_OPENINGS)} "
+                         f"(what an external engine can be asked), not {sorted(unknown)}")
     options = cfg["ENGINE_LEVEL_OPTIONS"] or {}
     if isinstance(options, str):
         options = json.loads(options)
@@ -288,6 +294,7 @@ def engine_settings(cfg: Any) -> EngineSettings:
         level_options={int(number): {key: str(value) for key, value in found.items()}
                        for number, found in options.items()},
         nice=cfg["COMPUTER_NICE"],
+        openings=frozenset(cfg["ENGINE_OPENINGS"]),
         think_seconds=cfg["COMPUTER_THINK_SECONDS"],
         reply_seconds=reply_seconds(cfg["TICKER_INTERVAL_SECONDS"]),
     )
@@ -338,7 +345,7 @@ def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: P
     matcher = Matcher(stores.queue, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
                       connected=lambda users: store.connected_among(Namespace.HALL, users))
     presence = Presence(store, table, matcher, play.seating.absence, state.presence,
-                        state.games)
+                        state.games, pools.categories(RULESETS))
     view = HallView(presence, state.games, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
                     cfg["HALL_UPDATE_SECONDS"], pools, state.view)

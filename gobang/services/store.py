@@ -26,6 +26,8 @@ class QueueEntry:
     # The score is the player's rating in the pool's category; while it is provisional the
     # matcher allows twice the gap (the rating says little yet).
     provisional: bool = False
+    # The pool's opening rule, with its ruleset and clock (gobang.rules.openings).
+    opening: str = "none"
 
 
 @dataclass

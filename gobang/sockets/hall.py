@@ -9,7 +9,7 @@ from flask_socketio import join_room
 
 from gobang.extensions import socketio
 from gobang.services.computer.computer import Computer
-from gobang.services.pools import OMITTED
+from gobang.services.pools import NO_OPENING, OMITTED
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.registry import Lobby
 from gobang.sockets.base import Publisher, SessionNamespace, acknowledged, ok, user_room
@@ -51,7 +51,8 @@ class HallNamespace(SessionNamespace):
     @acknowledged
     def on_start_match(self, data: dict[str, Any]) -> dict[str, Any]:
         self.publish(self.lobby.matchmaking.start(
-            self.user(), data.get("ruleset"), data.get("clock", OMITTED)))
+            self.user(), data.get("ruleset"), data.get("clock", OMITTED),
+            data.get("opening", NO_OPENING)))
         return ok()
 
     @acknowledged
@@ -63,7 +64,8 @@ class HallNamespace(SessionNamespace):
     def on_challenge(self, data: dict[str, Any]) -> dict[str, Any]:
         challenge_id, notices = self.lobby.challenges.send(
             self.user(), data.get("username"), data.get("ruleset"), data.get("clock", OMITTED),
-            data.get("rated", True), data.get("color", "random"))
+            data.get("rated", True), data.get("color", "random"),
+            data.get("opening", NO_OPENING))
         self.publish(notices)
         return ok(challenge_id=challenge_id)
 

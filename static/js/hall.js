@@ -17,6 +17,7 @@ import {CurrentGame} from "./hall_game.js";
 import {startComputerPanel} from "./hall_computer.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, connect, haveSocketIo} from "./page.js";
+import {categoryOf} from "./pools.js";
 
 const root = $("hall");
 if (root && haveSocketIo()) startHall(root);
@@ -45,15 +46,17 @@ function startHall(root) {
     request: request,
     waiting: (pool) => lists.waiting(pool),
     onBusy: (ack) => currentGame.set(ack.game_id != null ? ack.game_id : currentGame.gameId),
+    onChoice: () => lists.render(),
   });
   const dialog = new ChallengeDialog({dialog: $("challenge-dialog"), form: $("challenge-form"),
     title: $("challenge-dialog-title"), ruleset: $("challenge-ruleset"), clock: $("challenge-clock"),
-    color: $("challenge-color")}, () => matching.choice());
+    opening: $("challenge-opening"), color: $("challenge-color")}, () => matching.choice());
   const challenges = new Challenges($("challenges"),
     {request: request, attention: new Attention(), dialog: dialog});
   const lists = new HallLists(listElements(), {
     myId: Number(root.dataset.userId), session: session,
     challenge: (username) => challenges.send(username), rendered: () => matching.renderPools(),
+    category: () => categoryOf(...matching.choice()),
   });
   const computerFromAddress = startComputerPanel(session, (gameId) => currentGame.set(gameId));
   const hall = {root, chat, currentGame, matching, lists, computerFromAddress, challenges,
@@ -79,6 +82,7 @@ function matchingElements() {
     ruleset: $("ruleset"),
     clockChoice: $("clock-choice"),
     pools: Array.from($("pool-grid").querySelectorAll("button.pool")),
+    openingPools: Array.from(document.querySelectorAll("#opening-pools button.pool")),
     rulesetHelp: $("ruleset-description"),
     matchButton: $("match-button"),
     matchTimer: $("match-timer"),
@@ -111,6 +115,7 @@ function greeted(hall, data) {
   renderStats(data.me || {});
   hall.currentGame.set(data.current_game, data.away || null);
   hall.matching.set(data.status === "queued", hall.matching.showQueue(data.queue));
+  hall.lists.categories = data.rating_categories || [];
   hall.lists.reset(data.view);
   hall.chat.showHistory(data.chat);
   setMaintenance(hall, Boolean(data.maintenance));

@@ -1,8 +1,8 @@
 /*
  * The hall's word on the player's own game: "Return to your game" while one is in play, with
  * the seconds left before leaving it forfeits it (hello's and me's `away`), and, when a game of
- * theirs ends while they are here, which game it was, why it ended and what it did to the score
- * (`game_result`). The hall page hands it those events; it only draws.
+ * theirs ends while they are here, which game it was, why it ended and what it did to their
+ * rating in its category (`game_result`). The hall page hands it those events; it only draws.
  */
 
 import {t} from "./i18n.js";
@@ -12,6 +12,17 @@ const REASONS = {
   five: t("five in a row"), resign: t("resignation"), timeout: t("out of time"),
   draw_agreed: t("draw agreed"), board_full: t("board full"), aborted: t("aborted"),
 };
+
+/** "Rating 1500 → 1662? (+162)", the provisional mark as elsewhere; an unrated game moved
+    none: "Casual, no rating change" (against the computer "Unrated, ..."). */
+function ratingChange(ratings, color, opponent) {
+  const mine = ratings ? ratings[color] : null;
+  if (!mine) return opponent.computer ? t("Unrated, no rating change.") : t("Casual, no rating change.");
+  const change = mine.after - mine.before;
+  return t("Rating {before} → {after} ({change})", {before: mine.before,
+    after: `${mine.after}${mine.provisional ? "?" : ""}`,
+    change: change > 0 ? `+${change}` : String(change).replace("-", "−")});
+}
 
 function formatSeconds(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
@@ -50,17 +61,15 @@ export class CurrentGame {
       {time: formatSeconds(left)});
   }
 
-  /** A game of ours ended while we are here: say which, why, and the score it cost or won. */
+  /** A game of ours ended while we are here: say which, why, and the rating in the game's
+      category it cost or won ("Casual" for a game that moved none). */
   showResult(data) {
     const result = data.result;
-    const mine = result.scores[data.color];
-    const change = mine.after - mine.before;
     const box = this.ui.result;
     const link = el("a", "", t("Game #{id} against {name}", {id: data.game_id, name: data.opponent.username}));
     link.href = `/game/${data.game_id}`;
     link.dataset.testid = "game-result-link";
-    const score = el("span", "score-line", t("Score {before} → {after} ({change})",
-      {before: mine.before, after: mine.after, change: change > 0 ? `+${change}` : String(change).replace("-", "−")}));
+    const score = el("span", "score-line", ratingChange(result.ratings, data.color, data.opponent));
     score.dataset.testid = "game-result-score";
     box.replaceChildren(link, document.createTextNode(": " + this.outcome(data) + " "));
     // An aborted game changes nothing: the outcome already says so.

@@ -27,8 +27,19 @@ export function parseClockName(name) {
   return match ? [Number(match[1]), Number(match[2])] : undefined;
 }
 
-export function poolName(ruleset, clock) {
-  return `${ruleset}/${clockName(clock)}`;
+/** "freestyle/300+3"; "freestyle/600+5/swap2" for a pool with an opening. */
+export function poolName(ruleset, clock, opening = "none") {
+  const name = `${ruleset}/${clockName(clock)}`;
+  return opening === "none" ? name : `${name}/${opening}`;
+}
+
+/** The rating category of a game of that ruleset and clock, "freestyle:blitz": the speed
+    follows the initial seconds + 40 increments (gobang/services/ratings/categories.py). */
+export function categoryOf(ruleset, clock) {
+  if (clock === null) return `${ruleset}:untimed`;
+  const estimate = clock[0] + 40 * clock[1];
+  const speed = estimate < 180 ? "bullet" : estimate < 480 ? "blitz" : estimate < 1500 ? "rapid" : "classical";
+  return `${ruleset}:${speed}`;
 }
 
 /** "New opponent" after a game against the computer: the hall, starting a new game against

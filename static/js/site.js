@@ -8,6 +8,7 @@
 import {Attention} from "./attention.js";
 import {t} from "./i18n.js";
 import {button, connect, el, haveSocketIo} from "./page.js";
+import {openingName} from "./hall/words.js";
 
 const RULESETS = {freestyle: t("freestyle"), standard: t("standard"), renju: t("renju")};
 const holder = document.getElementById("toasts");
@@ -21,9 +22,10 @@ function startSite(holder) {
   function describe(data) {
     const ruleset = RULESETS[data.ruleset] || data.ruleset;
     const clock = data.clock ? ` · ${data.clock[0] / 60}+${data.clock[1]}` : "";
+    const opening = data.opening && data.opening !== "none" ? ` · ${openingName(data.opening)}` : "";
     const casual = data.rated === false ? ` · ${t("Casual")}` : "";
     const color = {black: ` · ${t("you play white")}`, white: ` · ${t("you play black")}`}[data.color] || "";
-    return t("({score}) challenges you · {ruleset}", {score: data.from.score, ruleset: ruleset}) + clock + casual + color;
+    return t("({score}) challenges you · {ruleset}", {score: data.from.score, ruleset: ruleset}) + clock + opening + casual + color;
   }
 
   function onChallengeReceived(data) {

@@ -68,3 +68,22 @@ def test_a_finished_games_opponent_is_challenged_from_the_room(browser_player, l
     dialog.get_by_test_id("challenge-send").click()
     expect(white.get_by_test_id("challenge-toast")).to_contain_text("challenges you")
     assert black.url == f"{live_server.url}/hall"  # the query is gone: a reload asks nothing
+
+
+def test_the_opening_choice_follows_the_ruleset_and_the_toast_names_it(browser_player,
+                                                                       live_server):
+    ann, ben = browser_player("ann"), browser_player("ben")
+    ben.goto(f"{live_server.url}/leaderboard")
+    dialog = open_dialog(ann, "ben")
+    opening = dialog.get_by_test_id("challenge-opening")
+    offered = opening.locator("option:enabled")
+    dialog.get_by_test_id("challenge-ruleset").select_option("freestyle")
+    expect(offered).to_have_text(["No opening rule", "Swap", "Swap2"])
+    opening.select_option("swap2")
+    dialog.get_by_test_id("challenge-ruleset").select_option("renju")
+    expect(opening).to_have_value("none")  # renju has no swap2
+    expect(offered).to_have_text(["No opening rule", "Taraguchi-10"])
+    opening.select_option("taraguchi-10")
+    dialog.get_by_test_id("challenge-send").click()
+    expect(ann.get_by_test_id("challenge-sent")).to_contain_text("renju · 10+5 · Taraguchi-10")
+    expect(ben.get_by_test_id("challenge-toast")).to_contain_text("renju · 10+5 · Taraguchi-10")

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.browser.test_game import click_point, match
 from tests.browser.test_room_features import SCREENSHOTS
 from tests.support.browser import ARTIFACTS
+from tests.support.ratings import first_game_ratings
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -76,7 +77,11 @@ def test_the_hall_counts_down_then_says_the_game_was_lost_and_what_it_cost(
     told = black.get_by_test_id("game-result-notice")
     expect(told).to_be_visible(timeout=15_000)
     expect(told).to_contain_text("you lost, you left the game")
-    expect(black.get_by_test_id("game-result-score")).to_have_text("Score 1000 → 970 (−30)")
+    # The rating of the game's category (freestyle 10+5: rapid), a newcomer's first loss.
+    lost = first_game_ratings("freestyle:rapid", "white")["black"]
+    change = str(lost["after"] - 1500).replace("-", "−")
+    expect(black.get_by_test_id("game-result-score")).to_have_text(
+        f"Rating 1500 → {lost['after']}? ({change})")
     expect(black.get_by_test_id("game-result-link")).to_have_attribute("href", game_path)
     opponent = white.get_by_test_id("nav-username").inner_text()
     expect(black.get_by_test_id("game-result-link")).to_contain_text(f"against {opponent}")

@@ -167,3 +167,21 @@ def test_the_pages_name_clocks_as_the_server_does(browser_player):
         return clocks.map(clockLabel);
     }""", [list(clock) for clock, _label in CLOCK_LABELS])
     assert labels == [label for _clock, label in CLOCK_LABELS]
+
+
+def test_a_pool_with_an_opening_is_a_button_of_its_own(browser_player, live_server):
+    ann, ben = browser_player("ann"), browser_player("ben")
+    swap2 = ann.get_by_test_id("pool-freestyle/600+5/swap2")
+    expect(swap2.locator(".pool-time")).to_have_text("Freestyle 10+5 · Swap2")
+    swap2.click()
+    expect(swap2).to_have_attribute("aria-pressed", "true")
+    expect(ann.get_by_test_id("pool-600+5")).to_be_disabled()  # the one without an opening
+    waiting = ben.get_by_test_id("pool-freestyle/600+5/swap2").get_by_test_id("pool-count")
+    expect(waiting).to_have_text("1 waiting")
+    expect(ben.get_by_test_id("pool-600+5").get_by_test_id("pool-count")).to_have_text(
+        "0 waiting")
+    swap2.click()
+    expect(swap2).to_have_attribute("aria-pressed", "false")
+    chinese = browser_player("cat", locale="zh-CN")
+    expect(chinese.get_by_test_id("pool-renju/600+5/taraguchi-10").locator(".pool-time")
+           ).to_have_text("连珠 10+5 · 田口十打")

@@ -92,10 +92,16 @@ def test_the_old_ticker_setting_names_still_work(bare_app, monkeypatch, old, new
     assert old not in bare_app.config
 
 
-def test_match_pools_default_to_four_clocks_and_no_clock(bare_app, monkeypatch):
+def test_match_pools_default_to_four_clocks_no_clock_and_two_openings(bare_app, monkeypatch):
     monkeypatch.delenv("GOBANG_MATCH_POOLS", raising=False)
     load_settings(bare_app, None)
-    assert bare_app.config["MATCH_POOLS"] == [[180, 2], [300, 3], [600, 5], [900, 10], None]
+    assert bare_app.config["MATCH_POOLS"] == [
+        [180, 2], [300, 3], [600, 5], [900, 10], None,
+        {"ruleset": "freestyle", "clock": [600, 5], "opening": "swap2"},
+        {"ruleset": "renju", "clock": [600, 5], "opening": "taraguchi-10"}]
+    pools = Pools.from_settings(bare_app.config["MATCH_POOLS"], initial=600, increment=5)
+    assert [pool.name for pool in pools.openings] == ["freestyle/600+5/swap2",
+                                                      "renju/600+5/taraguchi-10"]
 
 
 def test_match_pools_are_set_in_the_environment_as_json(bare_app, monkeypatch):
@@ -137,6 +143,39 @@ def test_bad_match_pools_stop_the_start(listed):
         Pools.from_settings(listed, initial=600, increment=5)
 
 
+def test_an_object_entry_adds_a_pool_of_one_ruleset_with_an_opening(bare_app, monkeypatch):
+    monkeypatch.setenv("GOBANG_MATCH_POOLS",
+                       '[[300, 3], {"ruleset": "standard", "clock": null, "opening": "swap"}]')
+    load_settings(bare_app, None)
+    pools = Pools.from_settings(bare_app.config["MATCH_POOLS"], initial=300, increment=3)
+    assert pools.clocks == ((300, 3),)
+    assert [pool.name for pool in pools.openings] == ["standard/none/swap"]
+    assert pools.names(["standard"]) == ["standard/300+3", "standard/none/swap"]
+
+
+SWAP2 = {"ruleset": "freestyle", "clock": [600, 5], "opening": "swap2"}
+
+
+@pytest.mark.parametrize(("entry", "said"), [
+    ({**SWAP2, "ruleset": "go"}, "unknown ruleset 'go'"),
+    ({**SWAP2, "opening": "soosyrv-8"}, "not played with the opening 'soosyrv-8'"),
+    ({**SWAP2, "ruleset": "renju"}, "renju is not played with the opening 'swap2'"),
+    ({**SWAP2, "opening": "none"}, "a pool without an opening is a clock entry"),
+    ({**SWAP2, "clock": [0, 5]}, "initial > 0"),
+    ({"ruleset": "freestyle", "opening": "swap2"}, "exactly the keys"),
+    ({**SWAP2, "rated": False}, "exactly the keys"),
+])
+def test_a_bad_opening_pool_stops_the_start_saying_why(entry, said):
+    with pytest.raises(ValueError, match="MATCH_POOLS") as refused:
+        Pools.from_settings([[300, 3], entry], initial=300, increment=3)
+    assert said in str(refused.value)
+
+
+def test_an_opening_pool_listed_twice_stops_the_start():
+    with pytest.raises(ValueError, match="twice"):
+        Pools.from_settings([SWAP2, dict(SWAP2)], initial=600, increment=5)
+
+
 def test_computer_settings_come_from_the_environment(bare_app, monkeypatch):
     from gobang.services.registry import engine_settings
 
@@ -176,3 +215,12 @@ def test_sqlite_gets_no_pool_settings(bare_app, monkeypatch):
     monkeypatch.delenv("GOBANG_DATABASE_URL", raising=False)
     load_settings(bare_app, None)
     assert "SQLALCHEMY_ENGINE_OPTIONS" not in bare_app.config
+
+
+@pytest.mark.parametrize("openings", [["taraguchi-10"], ["swap"], ["swap2", "nonsense"]])
+def test_engine_openings_other_than_swap2_stop_the_start(openings):
+    from gobang.services.registry import engine_settings
+
+    config = {"ENGINE_OPENINGS": openings, "ENGINE_LEVEL_OPTIONS": None}
+    with pytest.raises(ValueError, match="ENGINE_OPENINGS"):
+        engine_settings(config)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -387,13 +389,44 @@ def test_the_computer_plays_a_whole_game_with_an_opening(env, seated, human, rul
     assert len(live.rules.moves) >= len(live.opening.stones) >= 5 - (rule == "swap2") * 2
 
 
-def test_an_external_engine_is_refused_for_a_game_with_an_opening(app, human):
-    app.config["ENGINE_COMMAND"] = ["python", "-m", "gobang.ai.brain"]
-    with app.app_context():
-        from gobang.services.registry import build_services
+# An external engine: the built-in brain run as one (it answers SWAP2BOARD), or one that
+# answers every request with ERROR.
+BRAIN = [sys.executable, "-m", "gobang.ai.brain", "--level", "1"]
+REFUSING = [sys.executable, str(Path(__file__).resolve().parents[1] / "support"
+                                / "slow_engine.py"), "0"]
 
-        other = build_services(app)
-        with pytest.raises(ActionError) as refused:
-            other.computer.start(human, 1, "black", ruleset="freestyle", opening="swap2")
-        assert refused.value.code == "conflict"
-        assert "does not play openings" in refused.value.message
+
+@pytest.mark.parametrize("app_overrides", [{"ENGINE_COMMAND": BRAIN, "ENGINE_OPENINGS": []},
+                                           {"ENGINE_COMMAND": BRAIN,
+                                            "ENGINE_OPENINGS": ["swap2"]}])
+def test_an_external_engine_is_refused_for_an_opening_it_does_not_play(env, human,
+                                                                      app_overrides):
+    ruleset, rule = (("freestyle", "swap2") if not app_overrides["ENGINE_OPENINGS"]
+                     else ("renju", "taraguchi-10"))
+    with pytest.raises(ActionError) as refused:
+        env.computer.start(human, 1, "black", ruleset=ruleset, opening=rule)
+    assert refused.value.code == "conflict"
+    assert f"does not play the {rule} opening" in refused.value.message
+    assert env.play.table.current_game_of(human.id) is None
+
+
+@pytest.mark.parametrize("app_overrides", [{"ENGINE_COMMAND": BRAIN,
+                                            "ENGINE_OPENINGS": ["swap2"]}])
+@pytest.mark.parametrize("color", ["black", "white"])
+def test_an_external_engine_that_plays_swap2_is_asked_its_steps(env, seated, human, color,
+                                                               caplog):
+    caplog.set_level("INFO", logger="gobang.computer")
+    live = seated(color, opening="swap2")
+    play_out(env, live, human)
+    assert "swap2 answer from the engine" in caplog.text
+    assert "no swap2 answer" not in caplog.text
+    assert live.result["reason"] in ("five", "resign")
+
+
+@pytest.mark.parametrize("app_overrides", [{"ENGINE_COMMAND": REFUSING,
+                                            "ENGINE_OPENINGS": ["swap2"]}])
+def test_when_the_engine_gives_no_swap2_answer_the_server_chooses_the_step(env, seated, human,
+                                                                          caplog):
+    live = seated("white", opening="swap2")  # the computer places the first three stones
+    assert wait_until(lambda: _computer_acted(env, live, human), WAIT_SECONDS)
+    assert len(live.rules.moves) == 3 and "no swap2 answer from the engine" in caplog.text

@@ -200,24 +200,61 @@ def test_presence_finds_players_here_by_prefix(env, users, hall_of, prefix, foun
 
 
 # docs/protocol.md states these bounds (an empty chat: it adds its own). Measured as Socket.IO
-# sends JSON: compact, anything outside ASCII as \uXXXX escapes (6 bytes a character).
+# sends JSON: compact, anything outside ASCII as \uXXXX escapes (6 bytes a character). Rated:
+# every player rated in every category on offer, each listed player's `ratings` full.
 HELLO_BOUNDS = [
-    ("abcdefghijklmnopq{:03d}", 9_300),
-    ("五子棋玩家名字很长的一位棋手第{:03d}号位", 17_000),
+    ("abcdefghijklmnopq{:03d}", False, 9_600),
+    ("五子棋玩家名字很长的一位棋手第{:03d}号位", False, 17_300),
+    ("abcdefghijklmnopq{:03d}", True, 16_700),
+    ("五子棋玩家名字很长的一位棋手第{:03d}号位", True, 24_400),
 ]
 
 
-@pytest.mark.parametrize(("pattern", "bound"), HELLO_BOUNDS)
+def rate(user, categories, rating=1623.4, deviation=60.0):
+    from gobang.models import CategoryRating
+
+    for category in categories:
+        db.session.add(CategoryRating(user_id=user.id, category=category, rating=rating,
+                                      deviation=deviation, volatility=0.06, games=20))
+    db.session.commit()
+
+
+@pytest.mark.parametrize(("pattern", "rated", "bound"), HELLO_BOUNDS)
 def test_hello_in_a_full_hall_stays_within_its_documented_bound(env, users, hall_of, pattern,
-                                                                bound):
-    people = hall_of(*users(*(pattern.format(n) for n in range(60))))
+                                                                rated, bound):
+    people = users(*(pattern.format(n) for n in range(60)))
+    for person in people if rated else ():
+        rate(person, env.lobby.presence.categories)
+    hall_of(*people)
     for black, white in zip(people[:40:2], people[1:40:2], strict=True):
         env.play.factory.create(black, white, "freestyle")
     env.lobby.view.flush()
     _replaced, hello = env.lobby.hall.connect(people[0], "again")
     assert (len(hello["view"]["players"]), len(hello["view"]["games"])) == (50, 20)
     assert all(len(p["username"]) == 20 for p in hello["view"]["players"])
+    assert all(("ratings" in p) is rated for p in hello["view"]["players"])
     assert len(json.dumps(hello, separators=(",", ":"))) <= bound
+
+
+def test_the_hall_lists_a_players_ratings_in_the_categories_on_offer_by_place(env, users,
+                                                                             hall_of, clock):
+    ann, ben = users("ann", "ben")
+    rate(ann, ["renju:rapid"], rating=1701.6)
+    rate(ann, ["freestyle:blitz"], rating=1432.2, deviation=200.0)
+    rate(ann, ["freestyle:classical"])  # no clock on offer is classical
+    _replaced, hello = env.lobby.hall.connect(ann, "hall-ann")
+    categories = hello["rating_categories"]
+    assert categories == ["freestyle:blitz", "freestyle:rapid", "freestyle:untimed",
+                          "standard:blitz", "standard:rapid", "standard:untimed",
+                          "renju:blitz", "renju:rapid", "renju:untimed"]
+    hall_of(ben)
+    env.lobby.view.flush()
+    listed = {p["username"]: p for p in env.lobby.view.snapshot()["players"]}
+    assert "ratings" not in listed["ben"]  # a newcomer everywhere
+    expected = [None] * len(categories)
+    expected[categories.index("freestyle:blitz")] = [1432, True]
+    expected[categories.index("renju:rapid")] = [1702, False]
+    assert listed["ann"]["ratings"] == expected
 
 
 @pytest.mark.parametrize("text", ["a" * 300, "棋" * 300])

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from gobang.services.hall.matcher import Matcher, Pairing
+from gobang.services.pools import Pool
 from gobang.services.store import MemoryQueue
 from tests.support.clock import FakeClock
 
@@ -180,3 +181,19 @@ def test_a_provisional_rating_on_either_side_doubles_the_gap(matcher, provisiona
     matcher.enqueue(1, 1500, "freestyle", BLITZ, provisional[0])
     matcher.enqueue(2, 1590, "freestyle", BLITZ, provisional[1])  # 90 apart: within 2 x 50
     assert (pairs(matcher.tick()[0]) == {frozenset({1, 2})}) is paired
+
+
+def test_players_of_one_clock_with_different_openings_are_not_paired(matcher, clock):
+    matcher.enqueue(1, 1000, "freestyle", RAPID)
+    matcher.enqueue(2, 1000, "freestyle", RAPID, opening="swap2")
+    matcher.enqueue(3, 1000, "freestyle", RAPID, opening="swap")
+    clock.advance(60)
+    assert matcher.tick()[0] == []
+
+
+def test_a_pairing_in_an_opening_pool_carries_its_opening(matcher):
+    matcher.enqueue(1, 1000, "renju", RAPID, opening="taraguchi-10")
+    matcher.enqueue(2, 1000, "renju", RAPID, opening="taraguchi-10")
+    assert matcher.pool_of(1) == Pool("renju", RAPID, "taraguchi-10")
+    (pairing,) = matcher.tick()[0]
+    assert (pairing.ruleset, pairing.clock, pairing.opening) == ("renju", RAPID, "taraguchi-10")

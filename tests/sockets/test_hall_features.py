@@ -14,7 +14,39 @@ def test_challenge_reaches_the_named_player_with_the_default_clock(player):
     assert received == [{"challenge_id": ack["challenge_id"],
                          "from": {"id": alice.id, "username": "alice", "score": 1000},
                          "ruleset": "renju", "clock": [600, 5], "rated": True,
-                         "color": "random"}]
+                         "color": "random", "opening": "none"}]
+
+
+def test_a_challenge_names_its_opening_and_the_game_keeps_it(player, app):
+    from gobang.extensions import db
+    from gobang.models import Game
+
+    alice, bob = player("alice"), player("bob")
+    bob.join_hall()
+    ack = alice.emit("/hall", "challenge", {"username": "bob", "ruleset": "renju",
+                                            "opening": "taraguchi-10"})
+    (received,) = bob.received("/hall", "challenge_received")
+    assert (received["ruleset"], received["opening"]) == ("renju", "taraguchi-10")
+    bob.emit("/hall", "answer_challenge", {"challenge_id": ack["challenge_id"], "accept": True})
+    (match,) = bob.received("/hall", "match_found")
+    assert match["opening"] == "taraguchi-10"
+    with app.app_context():
+        assert db.session.get(Game, match["game_id"]).opening == "taraguchi-10"
+
+
+@pytest.mark.parametrize(("ruleset", "opening"), [
+    ("freestyle", "taraguchi-10"), ("renju", "swap2"), ("standard", "swap3"), (None, 2),
+    ("renju", None),
+])
+def test_a_challenge_with_an_opening_its_ruleset_does_not_allow_is_refused(player, ruleset,
+                                                                           opening):
+    alice, bob = player("alice"), player("bob")
+    bob.join_hall()
+    ack = alice.emit("/hall", "challenge", {"username": "bob", "ruleset": ruleset,
+                                            "opening": opening})
+    assert ack["error"] == "bad_request"
+    assert "Opening must be one of" in ack["message"]
+    assert bob.received("/hall", "challenge_received") == []
 
 
 def test_accepted_challenge_starts_a_game_for_both(player):

@@ -191,7 +191,8 @@ def test_me_names_the_pool_you_queued_in(player):
     alice = player("alice")
     queue(alice, [180, 2], ruleset="renju")
     (me,) = alice.received("/hall", "me")
-    assert (me["status"], me["queue"]) == ("queued", {"ruleset": "renju", "clock": [180, 2]})
+    assert (me["status"], me["queue"]) == ("queued", {"ruleset": "renju", "clock": [180, 2],
+                                                      "opening": "none"})
     alice.emit("/hall", "cancel_match", {})
     (me,) = alice.received("/hall", "me")
     assert (me["status"], me["queue"]) == ("idle", None)
@@ -205,7 +206,8 @@ def test_hello_names_the_pool_you_wait_in_when_the_hall_is_opened_again(player):
     # A second tab, or a reload whose page connects before the old one is gone.
     alice.connect("/hall")
     hello = hello_of(alice)
-    assert (hello["status"], hello["queue"]) == ("queued", {"ruleset": "standard", "clock": None})
+    assert (hello["status"], hello["queue"]) == ("queued", {"ruleset": "standard", "clock": None,
+                                                            "opening": "none"})
 
 
 def test_a_player_in_a_game_is_queued_in_no_pool(player, tick):
@@ -217,3 +219,46 @@ def test_a_player_in_a_game_is_queued_in_no_pool(player, tick):
     alice.connect("/hall")
     hello = hello_of(alice)
     assert (hello["status"], hello["queue"]) == ("playing", None)
+
+
+SWAP2_POOL = {"ruleset": "freestyle", "clock": [600, 5], "opening": "swap2"}
+
+
+def test_hello_lists_the_pools_with_an_opening(player):
+    alice = player("alice")
+    alice.join_hall()
+    hello = hello_of(alice)
+    assert hello["opening_pools"] == [SWAP2_POOL, {"ruleset": "renju", "clock": [600, 5],
+                                                   "opening": "taraguchi-10"}]
+    assert hello["view"]["counts"]["waiting"]["freestyle/600+5/swap2"] == 0
+
+
+def test_an_opening_pool_pairs_its_own_players_and_the_game_keeps_the_opening(player, tick, app):
+    from gobang.extensions import db
+    from gobang.models import Game
+
+    alice, bob, carol = player("alice"), player("bob"), player("carol")
+    queue(alice, [600, 5])
+    assert alice.received("/hall", "me")[-1]["queue"] == {**SWAP2_POOL, "opening": "none"}
+    for p in (bob, carol):
+        assert p.emit("/hall", "start_match", SWAP2_POOL) == {"ok": True}
+    assert bob.received("/hall", "me")[-1]["queue"] == SWAP2_POOL
+    tick()
+    assert alice.received("/hall", "match_found") == []
+    match = found(bob)
+    assert (match["opponent"]["username"], match["opening"]) == ("carol", "swap2")
+    with app.app_context():
+        assert db.session.get(Game, match["game_id"]).opening == "swap2"
+
+
+@pytest.mark.parametrize("payload", [
+    {"ruleset": "standard", "clock": [600, 5], "opening": "swap2"},  # no such pool
+    {"ruleset": "freestyle", "clock": [300, 3], "opening": "swap2"},
+    {"ruleset": "freestyle", "clock": [600.0, 5.0], "opening": "swap2"},
+    {"ruleset": "renju", "clock": [600, 5], "opening": "swap2"},
+    {"ruleset": "freestyle", "clock": [600, 5], "opening": ["swap2"]},
+])
+def test_a_pool_with_an_opening_the_host_does_not_offer_is_refused(player, payload):
+    alice = player("alice")
+    alice.join_hall()
+    assert alice.emit("/hall", "start_match", payload)["error"] == "bad_request"

@@ -217,7 +217,8 @@ def _challenge(raw: bytes | str) -> Challenge:
     return Challenge(found["challenge_id"], found["from_id"], found["to_id"], found["ruleset"],
                      tuple(clock) if clock is not None else None,
                      found.get("rated", True),  # written before casual games: rated
-                     found.get("color", "random"))
+                     found.get("color", "random"),
+                     found.get("opening", "none"))  # written before openings: none
 
 
 class RedisViewRecord:

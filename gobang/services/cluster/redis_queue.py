@@ -121,7 +121,8 @@ class RedisQueue:
 def _dump(entry: QueueEntry) -> str:
     return json.dumps({"user_id": entry.user_id, "score": entry.score,
                        "ruleset": entry.ruleset, "clock": entry.clock,
-                       "joined_at": entry.joined_at, "provisional": entry.provisional})
+                       "joined_at": entry.joined_at, "provisional": entry.provisional,
+                       "opening": entry.opening})
 
 
 def _load(raw: bytes | str) -> QueueEntry:
@@ -129,4 +130,5 @@ def _load(raw: bytes | str) -> QueueEntry:
     clock = found["clock"]
     return QueueEntry(found["user_id"], found["score"], found["ruleset"],
                       tuple(clock) if clock is not None else None, found["joined_at"],
-                      found.get("provisional", False))  # queued before ratings: not
+                      found.get("provisional", False),  # queued before ratings: not
+                      found.get("opening", "none"))  # queued before openings: none

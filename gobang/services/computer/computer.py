@@ -20,6 +20,7 @@ from gobang.ai.levels import LEVELS
 from gobang.ai.openings import decide
 from gobang.models import User
 from gobang.rules import Game as RulesGame
+from gobang.rules.openings import Action
 from gobang.services.computer.capacity import admits
 from gobang.services.computer.engines import EnginePool, Thought
 from gobang.services.computer.players import computer_user
@@ -70,11 +71,12 @@ class Computer:
         # Untimed unless a clock is named: the pools' clocks, not their default.
         ruleset = ruleset_choice(ruleset)
         opening = check_opening(ruleset, NO_OPENING if opening is None else opening)
-        if opening != NO_OPENING and self.engines.settings.command is not None:
-            # Its steps come from the built-in engine's own choices: an external engine
-            # would play the game with an opening it never chose (docs/engines.md).
+        if not self.engines.settings.plays_opening(opening):
+            # An external engine is asked only about the openings the host says it plays
+            # (ENGINE_OPENINGS); it would otherwise play on from an opening it never chose.
             raise ActionError("conflict", gettext(
-                "This server's computer engine does not play openings; choose none."))
+                "This server's computer engine does not play the %(opening)s opening.",
+                opening=opening))
         time_control = None if clock is None else self.pools.choice(clock)
         if not self.limiter.hit(user.id):
             raise ActionError("rate_limited", gettext("Too many requests; wait a moment."))
@@ -125,9 +127,11 @@ class Computer:
         if live is None:
             return []
         with live.lock:
-            if (not _computer_to_act(live) or live.in_opening()
+            if (not _computer_to_act(live) or live.in_opening() != thought.opening
                     or tuple(live.rules.moves) != thought.moves):
                 return []  # taken back, ended or otherwise moved on meanwhile
+            if thought.opening:
+                return self._play_opening(live, thought)
             color = live.computer_color() or BLACK
             try:
                 point = self._point(live, thought)
@@ -144,17 +148,45 @@ class Computer:
                 return error.notices
 
     def _opening_step(self, live: LiveGame) -> list[Notice]:
-        """The computer's step in the opening, chosen here: a few milliseconds
-        (docs/engines.md, "Openings"), with no engine process to wait for."""
+        """The computer's step in the opening: asked of an external engine that plays it
+        (its answer comes through `answers`), else chosen here, in a few milliseconds
+        (docs/engines.md, "Openings")."""
         opening = live.opening
         assert opening is not None
-        action = decide(opening, live.ruleset, live.computer_level() or 1, self.rng)
+        if self.engines.settings.asks_engine(opening):
+            if not self.engines.thinking(live.game_id):
+                copy = RulesGame.replay(list(live.rules.moves), live.ruleset)
+                self.engines.think_opening(live.game_id, live.computer_level() or 1, copy,
+                                           opening)
+            return []
+        return self._take_steps(live, [decide(opening, live.ruleset,
+                                              live.computer_level() or 1, self.rng)])
+
+    def _take_steps(self, live: LiveGame, actions: list[Action],
+                    move: tuple[int, int] | None = None) -> list[Notice]:
+        """The computer's opening `actions` in order, then `move` (the first stone in play,
+        when an engine took white in swap2) if it is then the computer's to play."""
+        notices: list[Notice] = []
         try:
-            return self.openings.act(live, live.computer_color() or BLACK, action)
+            for action in actions:
+                notices += self.openings.act(live, live.computer_color() or BLACK, action)
+            if move is not None and _computer_to_act(live) and not live.in_opening():
+                notices += self.moves.play(live, live.computer_color() or BLACK, *move)
         except ActionError as error:  # the database refused: the next tick tries again
             log.warning("computer opening step not taken", extra={"fields": {
                 "game_id": live.game_id, "error": error.code}})
-            return error.notices
+            notices += error.notices
+        return notices
+
+    def _play_opening(self, live: LiveGame, thought: Thought) -> list[Notice]:
+        """An engine's answer about the opening; none (it refused or failed, logged by the
+        pool): the server chooses this step."""
+        if thought.swap2 is None:
+            opening = live.opening
+            assert opening is not None
+            return self._take_steps(live, [decide(opening, live.ruleset,
+                                                  live.computer_level() or 1, self.rng)])
+        return self._take_steps(live, list(thought.swap2.actions), thought.swap2.move)
 
     def _point(self, live: LiveGame, thought: Thought) -> tuple[int, int] | None:
         """Where the computer plays: the engine's answer or, when there is none (an engine

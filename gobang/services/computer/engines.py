@@ -34,10 +34,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gobang.ai import EngineAdapter, EngineMove, builtin_argv
+from gobang.ai.adapter import SWAP2_CASES, EngineFailure, Swap2Answer
 from gobang.ai.levels import TOP_LEVEL, Level, level
 from gobang.ai.position import Position
 from gobang.ai.search import Engine
 from gobang.rules import SIZE, Game
+from gobang.rules.openings import Opening
 
 log = logging.getLogger("gobang.computer")
 
@@ -83,8 +85,21 @@ class EngineSettings:
     command: tuple[str, ...] | None = None
     level_options: dict[int, dict[str, str]] = field(default_factory=dict)
     nice: int = 10
+    # The opening rules an external engine is asked about (only swap2: SWAP2BOARD); the
+    # built-in engine's choices are made in the server (gobang.ai.openings).
+    openings: frozenset[str] = frozenset()
     think_seconds: float = 8.0
     reply_seconds: float = 1.0
+
+    def plays_opening(self, rule: str) -> bool:
+        """Whether games against the computer may be played with the opening `rule`."""
+        return self.command is None or rule == "none" or rule in self.openings
+
+    def asks_engine(self, opening: Opening) -> bool:
+        """Whether the computer's step at `opening` is asked of the external engine
+        (SWAP2BOARD's three cases), rather than chosen in the server."""
+        return (self.command is not None and opening.rule in self.openings
+                and swap2_case(opening))
 
     @property
     def capacity(self) -> int:
@@ -112,6 +127,15 @@ class EngineSettings:
         return tuple(part.replace("{level}", str(number)) for part in self.command)
 
 
+def swap2_case(opening: Opening) -> bool:
+    """Whether `opening` is at one of SWAP2BOARD's three cases (0, 3 or 5 stones, its step
+    the one the engine answers)."""
+    step = opening.step
+    case = SWAP2_CASES.get(len(opening.stones))
+    return (opening.rule == "swap2" and step is not None
+            and case == (step.actor, step.kind))
+
+
 def parse_command(raw: str | list[str] | None) -> tuple[str, ...] | None:
     if not raw:
         return None
@@ -127,6 +151,10 @@ class Thought:
     moves: tuple[tuple[int, int], ...]
     move: EngineMove | None
     problem: str | None = None
+    # An answer about the opening (asked with `think_opening`): the engine's swap2 decision,
+    # or None when it gave none (`problem`), and the server chooses instead.
+    opening: bool = False
+    swap2: Swap2Answer | None = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +166,8 @@ class Request:
     number: int
     game: Game
     deadline: float
+    # A swap2 step to ask the engine about (SWAP2BOARD), not a move.
+    opening: Opening | None = None
 
 
 @dataclass
@@ -205,6 +235,17 @@ class EnginePool:
             self._queue.append(Request(game_id, number, game, due))
         self._dispatch()
 
+    def think_opening(self, game_id: int, number: int, game: Game, opening: Opening) -> None:
+        """Queue the computer's swap2 step at `opening` for the external engine, due as a
+        move is; the answer comes out of `answers` as a Thought with `opening` set."""
+        due = self._clock() + level(number).seconds + self.settings.reply_seconds
+        with self._lock:
+            if game_id in self._thinking:
+                return
+            self._thinking.add(game_id)
+            self._queue.append(Request(game_id, number, game, due, opening))
+        self._dispatch()
+
     def thinking(self, game_id: int) -> bool:
         """Thinking about `game_id` (queued or searching), or its answer waits to be played."""
         with self._lock:
@@ -264,6 +305,9 @@ class EnginePool:
                 self._queue.remove(request)
                 handed.append((slot, request))
         for request in late:  # each in a thread of its own, not all in this (ticker's) one
+            if request.opening is not None:  # the server chooses instead
+                self._finish(request, None, "no engine free in time")
+                continue
             self._start(lambda r=request: self._settle(
                 r, lambda: self._cheap_move(r, "no engine free in time")))
         for slot, request in handed:
@@ -293,7 +337,10 @@ class EnginePool:
         self._release(slot)
 
     def _run(self, slot: Slot, request: Request) -> None:
-        self._settle(request, lambda: self._play(slot.adapter, request))
+        if request.opening is not None:
+            self._settle_swap2(slot.adapter, request)
+        else:
+            self._settle(request, lambda: self._play(slot.adapter, request))
         if slot.adapter.running or self._closed:
             self._release(slot)
         else:  # it failed: a fresh process now rather than inside the next move's time
@@ -307,6 +354,30 @@ class EnginePool:
             log.warning("no computer move", extra={"fields": {
                 "game_id": request.game_id, "problem": str(exc)[:200]}})
             self._finish(request, None, str(exc)[:200] or type(exc).__name__)
+
+    def _settle_swap2(self, adapter: EngineAdapter, request: Request) -> None:
+        """Answer `request` with the engine's swap2 decision, or with none (logged) when it
+        refuses, fails or takes too long: then the server chooses (Computer._play)."""
+        assert request.opening is not None
+        try:
+            if not adapter.warm():
+                raise EngineFailure(adapter.failures[-1])
+            left = max(MIN_ENGINE_SECONDS, request.deadline - self._clock())
+            answer = adapter.swap2(
+                request.opening, request.game.ruleset,
+                turn_seconds=min(self.settings.turn_seconds(request.number), left),
+                wait_seconds=left, info=self.settings.info(request.number))
+        except Exception as exc:  # Swap2Refused, EngineFailure: the server chooses
+            problem = str(exc)[:200] or type(exc).__name__
+            log.warning("no swap2 answer from the engine", extra={"fields": {
+                "game_id": request.game_id, "problem": problem}})
+            self._finish(request, None, problem)
+            return
+        # Once or twice a game: worth a line, so that a host sees the engine take part.
+        log.info("swap2 answer from the engine", extra={"fields": {
+            "game_id": request.game_id, "actions": len(answer.actions),
+            "move": answer.move is not None}})
+        self._finish(request, None, swap2=answer)
 
     def _release(self, slot: Slot) -> None:
         """Back to the idle engines, and on to the next queued move."""
@@ -334,8 +405,9 @@ class EnginePool:
                             fallback=self._fallback.cover(request))
 
     def _finish(self, request: Request, move: EngineMove | None,
-                problem: str | None = None) -> None:
-        thought = Thought(request.game_id, tuple(request.game.moves), move, problem)
+                problem: str | None = None, swap2: Swap2Answer | None = None) -> None:
+        thought = Thought(request.game_id, tuple(request.game.moves), move, problem,
+                          opening=request.opening is not None, swap2=swap2)
         with self._lock:
             self._thinking.discard(request.game_id)
             self._answers.append(thought)

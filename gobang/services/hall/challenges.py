@@ -20,9 +20,10 @@ from gobang.services.hall.pairings import Pairings
 from gobang.services.hall.presence import Presence
 from gobang.services.hall.state import Challenge, ChallengeBook
 from gobang.services.notices import USER, ActionError, Notice
+from gobang.services.openings.stored import check_opening
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
-from gobang.services.pools import OMITTED, Pools, wire
+from gobang.services.pools import NO_OPENING, OMITTED, Pools, wire
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.validation import ruleset_choice
 
@@ -46,11 +47,14 @@ class Challenges:
         self.book = book
 
     def send(self, user: User, username: Any, ruleset: Any, clock: Any = OMITTED,
-             rated: Any = True, color: Any = "random") -> tuple[str, list[Notice]]:
+             rated: Any = True, color: Any = "random",
+             opening: Any = NO_OPENING) -> tuple[str, list[Notice]]:
         """`clock`: one of the pools' clocks, null for none, or omitted for the default;
-        `rated`: False for a casual game; `color`: the challenger's, or random."""
+        `rated`: False for a casual game; `color`: the challenger's, or random; `opening`: one
+        the ruleset allows, or none."""
         ruleset = ruleset_choice(ruleset)
         clock = self.pools.choice(clock)
+        opening = check_opening(ruleset, opening)
         if not isinstance(rated, bool):
             raise ActionError("bad_request", gettext("rated is true or false."))
         if color not in CHALLENGER_COLORS:
@@ -65,11 +69,12 @@ class Challenges:
         notices = self.drop_from(user.id)
         self.matcher.cancel(user.id)
         challenge = Challenge(self.book.new_id(), user.id, target.id, ruleset, clock, rated,
-                              color)
+                              color, opening)
         self.book.add(challenge)
         notices.append(Notice("challenge_received", {
             "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
-            "clock": wire(clock), "rated": rated, "color": color}, USER, target.id))
+            "clock": wire(clock), "rated": rated, "color": color, "opening": opening},
+            USER, target.id))
         return challenge.challenge_id, notices + self.presence.changed(user.id)
 
     def answer(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
@@ -98,7 +103,7 @@ class Challenges:
         try:
             return notices + self.pairings.start(
                 Pairing(players[0], players[1], challenge.ruleset, challenge.clock,
-                        challenge.rated))
+                        challenge.rated, challenge.opening))
         except ActionError as refused:
             refused.notices = notices + refused.notices
             if refused.code == "busy" and not _players_game(user.id, refused.extra):

@@ -57,6 +57,8 @@ class Hall:
             "rulesets": list(RULESETS),
             "clocks": [wire(clock) for clock in self.pools.clocks],
             "default_clock": wire(self.pools.default),
+            "opening_pools": [pool.wire() for pool in self.pools.openings],
+            "rating_categories": list(self.presence.categories),
             "maintenance": self.maintenance.on,
         }
         # The view last, and sent with nothing in between that waits: the connection already

@@ -1,5 +1,5 @@
-"""The match queue: pairs waiting players of one pool (a ruleset and a clock) by their rating
-in the pool's category (the entries' `score`).
+"""The match queue: pairs waiting players of one pool (a ruleset, a clock and an opening rule)
+by their rating in the pool's category (the entries' `score`).
 
 The allowed gap starts narrow and widens with the waiting time of the player who has waited
 longest, so close opponents meet first but nobody waits forever while another player of the
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gobang.services.clock import Clock
-from gobang.services.pools import TimeControl
+from gobang.services.pools import NO_OPENING, Pool, TimeControl
 from gobang.services.store import MatchQueue, QueueEntry
 
 
@@ -26,6 +26,7 @@ class Pairing:
     ruleset: str
     clock: TimeControl
     rated: bool = True  # a challenge may ask for a casual game; the pools' games are rated
+    opening: str = NO_OPENING  # black places the opening's first stone
 
 
 class Matcher:
@@ -47,11 +48,11 @@ class Matcher:
         self.connected = connected
 
     def enqueue(self, user_id: int, score: int, ruleset: str, clock: TimeControl,
-                provisional: bool = False) -> bool:
-        """Queue a player in the pool of that ruleset and clock, with their rating there;
-        False if already queued (the first place, in its pool, is kept)."""
+                provisional: bool = False, opening: str = NO_OPENING) -> bool:
+        """Queue a player in the pool of that ruleset, clock and opening, with their rating
+        there; False if already queued (the first place, in its pool, is kept)."""
         return self.queue.put(
-            QueueEntry(user_id, score, ruleset, clock, self.clock(), provisional))
+            QueueEntry(user_id, score, ruleset, clock, self.clock(), provisional, opening))
 
     def cancel(self, user_id: int) -> bool:
         return self.queue.remove(user_id) is not None
@@ -62,10 +63,10 @@ class Matcher:
     def is_queued(self, user_id: int) -> bool:
         return self.queue.entry(user_id) is not None
 
-    def pool_of(self, user_id: int) -> tuple[str, TimeControl] | None:
-        """The pool (ruleset, clock) the user waits in; None when not queued."""
+    def pool_of(self, user_id: int) -> Pool | None:
+        """The pool the user waits in; None when not queued."""
         entry = self.queue.entry(user_id)
-        return None if entry is None else (entry.ruleset, entry.clock)
+        return None if entry is None else pool_of(entry)
 
     def allowed_gap(self, waited: float) -> float:
         return self.gap_start + self.gap_per_second * max(0.0, waited)
@@ -80,9 +81,9 @@ class Matcher:
         dropped = [e.user_id for e in entries if e.user_id not in here]
         for user_id in dropped:
             self.queue.remove(user_id)
-        by_pool: dict[tuple[str, TimeControl], list[QueueEntry]] = {}
+        by_pool: dict[Pool, list[QueueEntry]] = {}
         for entry in self.queue.entries():
-            by_pool.setdefault((entry.ruleset, entry.clock), []).append(entry)
+            by_pool.setdefault(pool_of(entry), []).append(entry)
         pairings: list[Pairing] = []
         for entries in by_pool.values():
             pairings += self._pair_pool(entries)
@@ -127,7 +128,12 @@ class Matcher:
     def _colours(self, a: QueueEntry, b: QueueEntry) -> Pairing:
         if self.rng.random() < 0.5:
             a, b = b, a
-        return Pairing(black=a.user_id, white=b.user_id, ruleset=a.ruleset, clock=a.clock)
+        return Pairing(black=a.user_id, white=b.user_id, ruleset=a.ruleset, clock=a.clock,
+                       opening=a.opening)
+
+
+def pool_of(entry: QueueEntry) -> Pool:
+    return Pool(entry.ruleset, entry.clock, entry.opening)
 
 
 # How much wider the gap is when either player's rating is provisional.

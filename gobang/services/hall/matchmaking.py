@@ -16,7 +16,7 @@ from gobang.services.hall.presence import Presence
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
-from gobang.services.pools import OMITTED, Pools, pool_name
+from gobang.services.pools import NO_OPENING, OMITTED, Pools
 from gobang.services.ratelimit import RateLimiter
 from gobang.services.ratings.categories import category_of
 from gobang.services.ratings.stored import standing
@@ -40,18 +40,19 @@ class Matchmaking:
         self.maintenance = maintenance
         self.limiter = limiter
 
-    def start(self, user: User, ruleset: Any, clock: Any = OMITTED) -> list[Notice]:
-        """Queue in the pool of that ruleset and clock (null: no clock; omitted: the
-        default clock)."""
-        ruleset = ruleset_choice(ruleset)
-        clock = self.pools.choice(clock)
+    def start(self, user: User, ruleset: Any, clock: Any = OMITTED,
+              opening: Any = NO_OPENING) -> list[Notice]:
+        """Queue in the pool of that ruleset, clock (null: no clock; omitted: the default
+        clock) and opening (one of the host's pools with an opening, or none)."""
+        pool = self.pools.pool(ruleset_choice(ruleset), clock, opening)
         self.table.check_free(user.id)
         self.maintenance.check_open()
         check_action_rate(self.limiter, user.id)
         notices = self.challenges.drop_from(user.id)
-        rating, provisional = standing(user.id, category_of(ruleset, clock))
-        if self.matcher.enqueue(user.id, rating, ruleset, clock, provisional):
-            event(log, "queued", user_id=user.id, pool=pool_name(ruleset, clock))
+        rating, provisional = standing(user.id, category_of(pool.ruleset, pool.clock))
+        if self.matcher.enqueue(user.id, rating, pool.ruleset, pool.clock, provisional,
+                                pool.opening):
+            event(log, "queued", user_id=user.id, pool=pool.name)
             notices += self.presence.changed(user.id)
         return notices
 
@@ -96,7 +97,7 @@ class Matchmaking:
                     rating, provisional = standing(
                         user_id, category_of(pairing.ruleset, pairing.clock))
                     self.matcher.enqueue(user_id, rating, pairing.ruleset, pairing.clock,
-                                         provisional)
+                                         provisional, pairing.opening)
             notices += self.presence.changed(user_id)
         return notices
 

@@ -17,7 +17,7 @@ from gobang.services.notices import HALL_USER, ActionError, Notice
 from gobang.services.play.factory import GameFactory, Made, NewGame
 from gobang.services.play.homes import GameHomes
 from gobang.services.play.live import LiveGame
-from gobang.services.pools import wire
+from gobang.services.pools import NO_OPENING, wire
 from gobang.vocabulary import Status
 
 log = logging.getLogger("gobang.hall")
@@ -43,8 +43,8 @@ class Pairings:
         users = _users({user_id for p in pairings for user_id in (p.black, p.white)})
         known = [p for p in pairings if p.black in users and p.white in users]
         made = self.factory.create_many(
-            [NewGame(users[p.black], users[p.white], p.ruleset, p.clock, rated=p.rated)
-             for p in known])
+            [NewGame(users[p.black], users[p.white], p.ruleset, p.clock, rated=p.rated,
+                     opening=p.opening) for p in known])
         self.homes.hand_out([m[0] for m in made if not isinstance(m, ActionError)])
         announced = iter(map(_announced, made))
         return [next(announced) if p.black in users and p.white in users else _gone()
@@ -79,7 +79,8 @@ def _found(live: LiveGame) -> list[Notice]:
     and reading them is a query."""
     return [Notice("match_found", {
         "game_id": live.game_id, "color": color, "opponent": other.player(),
-        "ruleset": live.ruleset, "clock": wire(live.time_control), "rated": live.rated},
+        "ruleset": live.ruleset, "clock": wire(live.time_control), "rated": live.rated,
+        "opening": live.opening.rule if live.opening is not None else NO_OPENING},
         HALL_USER, me.user_id)
         for color, me, other in (("black", live.black, live.white),
                                  ("white", live.white, live.black))]

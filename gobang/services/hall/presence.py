@@ -17,7 +17,6 @@ from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.state import GameList, PresenceState
 from gobang.services.notices import HALL_USER, Notice
 from gobang.services.play.table import GameTable
-from gobang.services.pools import wire
 from gobang.services.store import LiveStore
 from gobang.vocabulary import Namespace
 
@@ -29,7 +28,8 @@ Absence = Callable[[int], dict[str, Any] | None]
 
 class Presence:
     def __init__(self, store: LiveStore, table: GameTable, matcher: Matcher,
-                 absence: Absence, state: PresenceState, games: GameList) -> None:
+                 absence: Absence, state: PresenceState, games: GameList,
+                 categories: tuple[str, ...] = ()) -> None:
         self.store = store
         self.table = table
         self.matcher = matcher
@@ -38,11 +38,15 @@ class Presence:
         # (online, and so listed and open to challenges, though not in the hall).
         self.state = state
         self.games = games
+        # The rating categories the hall's pools and challenges offer, in `hello`'s order
+        # (`rating_categories`): a listed player carries their ratings in these, and in no
+        # other, so the view stays bounded.
+        self.categories = categories
 
     def arrive(self, user: User, sid: str) -> str | None:
         """Make `sid` the user's hall connection; returns the older one it replaces."""
         replaced = self.store.claim_connection(Namespace.HALL, user.id, sid)
-        self.state.hall_add(user.id, user.player())
+        self.state.hall_add(user.id, self.listed(user))
         return replaced
 
     def depart(self, user_id: int, sid: str) -> bool:
@@ -57,7 +61,7 @@ class Presence:
 
     def visit(self, user: User, sid: str) -> None:
         """A page other than the hall opened its /site connection."""
-        self.state.page_add(user.id, sid, user.player())
+        self.state.page_add(user.id, sid, self.listed(user))
 
     def leave_page(self, user_id: int, sid: str) -> bool:
         """True when that was the user's last page outside the hall."""
@@ -113,11 +117,24 @@ class Presence:
         if user is None:
             return []
         if elsewhere:  # their new score, for the view
-            self.state.page_update(user_id, user.player())
+            self.state.page_update(user_id, self.listed(user))
         if not here:
             return []
-        self.state.hall_add(user_id, user.player())
+        self.state.hall_add(user_id, self.listed(user))
         return [Notice("me", self.personal(user), HALL_USER, user_id)]
+
+    def listed(self, user: User) -> dict[str, Any]:
+        """The player as the hall lists them: the Player and, once they have a rated game in a
+        category on offer, `ratings`, one entry per category in `self.categories`' order:
+        `[rating, provisional]`, or null where they have none (they stand at the start there,
+        1500 and provisional). By place rather than by name: 50 players rated in every
+        category would otherwise add some 14 KB to `hello` (docs/protocol.md)."""
+        mine = {row.category: row.summary() for row in user.ratings}
+        if not any(category in mine for category in self.categories):
+            return user.player()
+        ratings = [[mine[category]["rating"], mine[category]["provisional"]]
+                   if category in mine else None for category in self.categories]
+        return {**user.player(), "ratings": ratings}
 
     def personal(self, user: User) -> dict[str, Any]:
         """What `hello` and `me` say of the user: figures, status, the pool they wait in
@@ -131,10 +148,7 @@ class Presence:
 
     def _queue(self, user_id: int) -> dict[str, Any] | None:
         pool = self.matcher.pool_of(user_id)
-        if pool is None:
-            return None
-        ruleset, clock = pool
-        return {"ruleset": ruleset, "clock": wire(clock)}
+        return None if pool is None else pool.wire()
 
     def player_away(self, away: PlayerAway) -> list[Notice]:
         """A player left their game's page or came back: their hall counts down, or stops."""

@@ -28,6 +28,7 @@ class Challenge:
     clock: TimeControl
     rated: bool = True
     color: str = "random"  # the challenger's: black, white or random
+    opening: str = "none"  # an opening rule the ruleset allows (gobang.rules.openings)
 
 
 class PresenceState(Protocol):

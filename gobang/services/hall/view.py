@@ -105,9 +105,11 @@ class HallView:
         return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL)]
 
     def _counts(self, live: list[Entry], online: list[Entry]) -> dict[str, Any]:
-        """Waiting players by pool, every pool named (`freestyle/300+3`), empty ones too: the
-        page's quick-pairing grid shows each. Playing: both seats of each live game."""
-        waiting = Counter(pool_name(e.ruleset, e.clock) for e in self.matcher.queued())
+        """Waiting players by pool, every pool named (`freestyle/300+3`,
+        `freestyle/600+5/swap2`), empty ones too: the page's quick-pairing grid shows each.
+        Playing: both seats of each live game."""
+        waiting = Counter(pool_name(e.ruleset, e.clock, e.opening)
+                          for e in self.matcher.queued())
         playing = 2 * len(live)
         return {"online": len(online), "playing": playing,
                 "waiting": {name: waiting[name] for name in self.pools.names(RULESETS)}}

@@ -42,7 +42,7 @@ export class Challenges {
       this.sent.set(ack.challenge_id, username);
       const li = this.item(ack.challenge_id, "outgoing");
       li.appendChild(el("span", "text", t("Challenge sent to {name} ({ruleset}); waiting for an answer…",
-        {name: username, ruleset: gameKind(terms.ruleset, terms.clock, terms.rated, terms.color)})));
+        {name: username, ruleset: gameKind(terms.ruleset, terms.clock, terms.rated, terms.color, terms.opening)})));
       this.list.appendChild(li);
     });
   }
@@ -77,7 +77,7 @@ export class Challenges {
     text.appendChild(el("strong", "", data.from.username));
     text.appendChild(document.createTextNode(" " + t("({score}) challenges you · {ruleset}",
       {score: data.from.score,
-        ruleset: gameKind(data.ruleset, data.clock, data.rated !== false, yourColor(data.color))})));
+        ruleset: gameKind(data.ruleset, data.clock, data.rated !== false, yourColor(data.color), data.opening)})));
     li.appendChild(text);
     const actions = el("span", "actions");
     actions.appendChild(button(t("Accept"), "challenge-accept", () => this.answer(data.challenge_id, true), "small primary"));

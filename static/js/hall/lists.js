@@ -36,13 +36,16 @@ function gameItem(game) {
 export class HallLists {
   /** ui: onlineList, onlineCount, onlineMore, counts, gamesList, gamesEmpty, findForm,
       findInput, findResults. challenge(username) challenges; rendered() runs after each
-      render (the pool grid shows the view's counts). */
-  constructor(ui, {myId, session, challenge, rendered}) {
+      render (the pool grid shows the view's counts); category() is the rating category the
+      Play card's ruleset and clock play in, whose rating each player is shown with. */
+  constructor(ui, {myId, session, challenge, rendered, category}) {
     this.ui = ui;
     this.myId = myId;
     this.session = session;
     this.challenge = challenge;
     this.rendered = rendered;
+    this.category = category;
+    this.categories = []; // hello's rating_categories: the order of a player's `ratings`
     this.view = new HallViewModel();
     this.resyncing = false;
   }
@@ -103,7 +106,9 @@ export class HallLists {
     const who = el("span", "who");
     who.appendChild(el("span", "name", user.username));
     if (user.id === this.myId) who.appendChild(el("span", "you-tag", t("you")));
-    who.appendChild(el("span", "score", String(user.score)));
+    const rating = el("span", "score", this.ratingOf(user));
+    rating.dataset.testid = "player-rating";
+    who.appendChild(rating);
     li.appendChild(who);
     const side = el("span", "actions");
     side.appendChild(el("span", `badge ${user.status}`, statusName(user.status)));
@@ -117,6 +122,15 @@ export class HallLists {
     }
     li.appendChild(side);
     return li;
+  }
+
+  /** "1612", or "1500?" while provisional: the player's rating in the Play card's category
+      (where they have none, they stand at the start). */
+  ratingOf(user) {
+    const place = this.categories.indexOf(this.category());
+    if (place < 0) return String(user.score);  // a category nothing on offer plays in
+    const [rating, provisional] = (user.ratings || [])[place] || [1500, true];
+    return provisional ? `${rating}?` : String(rating);
   }
 
   find(event) {

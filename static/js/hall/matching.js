@@ -1,6 +1,7 @@
 /*
- * Matching: the Match button, the ruleset and clock choice, and the grid of pool buttons
- * showing who waits in each pool (a ruleset and a clock: pools.js) for the chosen ruleset.
+ * Matching: the Match button, the ruleset and clock choice, the grid of pool buttons
+ * showing who waits in each pool (a ruleset and a clock: pools.js) for the chosen ruleset, and
+ * the buttons of the pools played with an opening rule (a ruleset, a clock and an opening).
  */
 
 import {t} from "../i18n.js";
@@ -14,14 +15,16 @@ function formatElapsed(ms) {
 }
 
 export class Matching {
-  /** ui: ruleset, clockChoice, pools (buttons), rulesetHelp, matchButton, matchTimer.
-      waiting(pool) is how many wait in a pool; onBusy(ack) hears a start_match refused
-      because we have a game. */
-  constructor(ui, {request, waiting, onBusy}) {
+  /** ui: ruleset, clockChoice, pools (buttons), openingPools (buttons, each naming its pool,
+      ruleset, clock and opening), rulesetHelp, matchButton, matchTimer. waiting(pool) is how
+      many wait in a pool; onBusy(ack) hears a start_match refused because we have a game;
+      onChoice() hears the ruleset or clock chosen change. */
+  constructor(ui, {request, waiting, onBusy, onChoice}) {
     this.ui = ui;
     this.request = request;
     this.waiting = waiting;
     this.onBusy = onBusy;
+    this.onChoice = onChoice;
     this.maintenance = false;
     this.on = false;
     this.pool = null; // the pool we queued in from this page; null when not known
@@ -31,8 +34,15 @@ export class Matching {
 
   bind() {
     this.ui.matchButton.addEventListener("click", () => this.toggle());
-    this.ui.ruleset.addEventListener("change", () => this.rulesetChanged());
+    this.ui.ruleset.addEventListener("change", () => {
+      this.rulesetChanged();
+      this.onChoice();
+    });
+    this.ui.clockChoice.addEventListener("change", () => this.onChoice());
     for (const poolButton of this.ui.pools) poolButton.addEventListener("click", () => this.poolClicked(poolButton));
+    for (const poolButton of this.ui.openingPools) {
+      poolButton.addEventListener("click", () => this.openingPoolClicked(poolButton));
+    }
     this.rulesetChanged();
   }
 
@@ -78,6 +88,10 @@ export class Matching {
       reconnect this page did not queue us, so it shows that pool's ruleset and clock, and
       returns its name for the pressed button (null when not queued). */
   showQueue(queue) {
+    if (queue && queue.opening && queue.opening !== "none") {
+      const name = poolName(queue.ruleset, queue.clock, queue.opening);
+      return this.ui.openingPools.some((b) => b.dataset.pool === name) ? name : null;
+    }
     if (!queue || !isRuleset(queue.ruleset) || !this.offersClock(clockName(queue.clock))) return null;
     this.ui.ruleset.value = queue.ruleset;
     this.ui.clockChoice.value = clockName(queue.clock);
@@ -111,6 +125,18 @@ export class Matching {
     this.toggle();
   }
 
+  /** A pool with an opening: queue there, or leave the queue when it is the one we wait in. */
+  openingPoolClicked(poolButton) {
+    if (this.on) {
+      if (poolButton.getAttribute("aria-pressed") === "true") this.toggle();
+      return;
+    }
+    const {ruleset, clock, opening, pool} = poolButton.dataset;
+    this.request("start_match", {ruleset: ruleset, clock: parseClockName(clock), opening: opening},
+      () => this.set(true, pool),
+      (ack) => { if (ack.error === "busy") this.onBusy(ack); });
+  }
+
   offersClock(name) {
     return Array.from(this.ui.clockChoice.options).some((option) => option.value === name);
   }
@@ -142,6 +168,14 @@ export class Matching {
   renderPools() {
     for (const poolButton of this.ui.pools) {
       const pool = poolName(this.ui.ruleset.value, parseClockName(poolButton.dataset.clock));
+      poolButton.querySelector(".pool-count").textContent = t("{count} waiting", {count: this.waiting(pool)});
+      const mine = this.on && this.pool === pool;
+      poolButton.setAttribute("aria-pressed", String(mine));
+      poolButton.disabled = (this.on && !mine) || this.maintenance;
+      poolButton.title = mine ? t("Matching… (click to cancel)") : "";
+    }
+    for (const poolButton of this.ui.openingPools) {
+      const pool = poolButton.dataset.pool;
       poolButton.querySelector(".pool-count").textContent = t("{count} waiting", {count: this.waiting(pool)});
       const mine = this.on && this.pool === pool;
       poolButton.setAttribute("aria-pressed", String(mine));

@@ -9,6 +9,8 @@ const RULESET_HELP = () => ({
   standard: t("exactly five wins; six or more does not"),
   renju: t("black: exactly five, no double-three, double-four or overline; white: five or more"),
 });
+const OPENINGS = () => ({none: t("no opening rule"), swap: t("Swap"), swap2: t("Swap2"),
+  "taraguchi-10": t("Taraguchi-10")});
 const STATUSES = () => ({idle: t("idle"), queued: t("queued"), playing: t("playing")});
 
 export function isRuleset(ruleset) {
@@ -23,15 +25,20 @@ export function rulesetHelp(ruleset) {
   return RULESET_HELP()[ruleset] || "";
 }
 
+export function openingName(opening) {
+  return OPENINGS()[opening] || opening;
+}
+
 export function statusName(status) {
   return STATUSES()[status] || status;
 }
 
-/** "freestyle · 5+3": how a challenge names its game. */
-/** "renju · 5+3", then " · Casual" for a game that is not rated and " · you play black"
+/** How a challenge names its game: "renju · 5+3", then the opening rule when there is one
+    (" · Taraguchi-10"), " · Casual" for a game that is not rated and " · you play black"
     when `color`, the reader's colour, is chosen (not "random"). */
-export function gameKind(ruleset, clock, rated = true, color = "random") {
+export function gameKind(ruleset, clock, rated = true, color = "random", opening = "none") {
   const parts = [rulesetName(ruleset), clockLabel(clock)];
+  if (opening && opening !== "none") parts.push(openingName(opening));
   if (!rated) parts.push(t("Casual"));
   if (color === "black") parts.push(t("you play black"));
   if (color === "white") parts.push(t("you play white"));
