@@ -4,6 +4,7 @@
  * hall.js, which hands it the page's session (one /hall connection per page).
  */
 
+import {followRuleset, offerOpenings} from "./opening_choice.js";
 import {$} from "./page.js";
 
 /** Sets a select to `value` when it offers it; says whether it did. */
@@ -13,19 +14,24 @@ function choose(select, value) {
   return true;
 }
 
-/** /hall?computer=<level>&ruleset=<r>&clock=<name>&color=<c> ("New opponent" after a game
-    against the computer): start that game once, then drop the query so that a reload does not
-    start another. Nothing happens for a choice the panel does not offer, or with a game of
-    ours in play (`hello` is the server's greeting). */
+/** /hall?computer=<level>&ruleset=<r>&clock=<name>&color=<c>[&opening=<o>] ("New opponent"
+    after a game against the computer): start that game once, then drop the query so that a
+    reload does not start another. Nothing happens for a choice the panel does not offer, or
+    with a game of ours in play (`hello` is the server's greeting). */
 function fromAddress(form, hello) {
   const params = new URLSearchParams(window.location.search);
   if (!params.has("computer")) return;
   window.history.replaceState(null, "", window.location.pathname);
   if (hello.current_game != null) return;
   const clock = params.get("clock") === "none" ? "" : (params.get("clock") || "").replace(/[+ ]/, ",");
+  const ruleset = $("computer-ruleset");
   const chosen = choose($("computer-level"), params.get("computer"))
-    && choose($("computer-ruleset"), params.get("ruleset"))
+    && choose(ruleset, params.get("ruleset"))
     && choose($("computer-clock"), clock) && choose($("computer-color"), params.get("color"));
+  offerOpenings(ruleset, $("computer-opening"));
+  const opening = params.get("opening") || "none";
+  if (chosen && !choose($("computer-opening"), opening)) return;
+  if (chosen && $("computer-opening").selectedOptions[0].disabled) return;
   if (chosen) form.requestSubmit();
 }
 
@@ -34,12 +40,14 @@ function fromAddress(form, hello) {
 export function startComputerPanel(session, onBusy) {
   const form = $("computer-form");
   if (!form) return () => {};
+  followRuleset($("computer-ruleset"), $("computer-opening"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const payload = {
       level: Number($("computer-level").value),
       color: $("computer-color").value,
       ruleset: $("computer-ruleset").value,
+      opening: $("computer-opening").value,
     };
     const clock = $("computer-clock").value;
     if (clock) payload.clock = clock.split(",").map(Number);

@@ -3,6 +3,7 @@
    opens with the Play card's ruleset and clock, and no opening rule. */
 
 import {t} from "../i18n.js";
+import {offerOpenings} from "../opening_choice.js";
 import {clockName, parseClockName} from "../pools.js";
 
 export class ChallengeDialog {
@@ -34,13 +35,7 @@ export class ChallengeDialog {
 
   /** Only the openings the chosen ruleset allows; a choice it does not allow goes back to none. */
   offerOpenings() {
-    const ruleset = this.ui.ruleset.value;
-    for (const option of this.ui.opening.options) {
-      const allowed = option.dataset.rulesets.split(" ").includes(ruleset);
-      option.hidden = !allowed;
-      option.disabled = !allowed;
-    }
-    if (this.ui.opening.selectedOptions[0]?.disabled !== false) this.ui.opening.value = "none";
+    offerOpenings(this.ui.ruleset, this.ui.opening);
   }
 
   terms() {
