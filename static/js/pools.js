@@ -43,15 +43,20 @@ export function categoryOf(ruleset, clock) {
 }
 
 /** "New opponent" after a game against the computer: the hall, starting a new game against
-    it at the same level, ruleset, clock and colour (hall_computer.js fromAddress). */
-export function computerAddress(hall, level, ruleset, clock, color) {
+    it at the same level, ruleset, clock, colour and opening rule (hall_computer.js
+    fromAddress). */
+export function computerAddress(hall, level, ruleset, clock, color, opening = "none") {
   const query = new URLSearchParams({computer: String(level), ruleset: ruleset || "",
     clock: clock === undefined ? "none" : clockName(clock), color: color || "random"});
+  if (opening && opening !== "none") query.set("opening", opening);
   return `${hall}?${query}`;
 }
 
-/** "New opponent" after a game: the hall, matching in the same pool. */
-export function matchAddress(hall, ruleset, clock) {
+/** "New opponent" after a game: the hall, matching in the same pool (its opening rule named
+    when it has one: matching.js fromAddress). */
+export function matchAddress(hall, ruleset, clock, opening = "none") {
   const query = `?match=${encodeURIComponent(ruleset || "")}`;
-  return hall + query + (clock === undefined ? "" : `&clock=${encodeURIComponent(clockName(clock))}`);
+  const withOpening = opening && opening !== "none" ? `&opening=${encodeURIComponent(opening)}` : "";
+  return hall + query + (clock === undefined ? "" : `&clock=${encodeURIComponent(clockName(clock))}`)
+    + withOpening;
 }

@@ -118,3 +118,34 @@ def test_new_opponent_after_a_computer_game_starts_a_new_one_at_the_same_level(
     assert page.url != first
     expect(page.get_by_test_id("name-black")).to_have_text("Computer · level 1")
     expect(page.get_by_test_id("ruleset-name")).to_have_text(re.compile(r" · Unrated$"))
+
+
+def test_the_panel_offers_the_openings_of_the_chosen_ruleset(browser_player):
+    page = browser_player("ann")
+    offered = "els => els.filter((e) => !e.disabled).map((e) => e.value)"
+    options = page.locator("#computer-opening option")
+    page.get_by_test_id("computer-ruleset").select_option("renju")
+    assert options.evaluate_all(offered) == ["none", "taraguchi-10"]
+    page.get_by_test_id("computer-ruleset").select_option("freestyle")
+    assert options.evaluate_all(offered) == ["none", "swap", "swap2"]
+
+
+def test_a_game_with_an_opening_and_its_new_opponent_keep_the_opening(browser_player,
+                                                                      live_server):
+    """As white in swap the computer places the first three stones; after the game "New
+    opponent" asks for the same opening, and for placing the first stone as before."""
+    page = browser_player("ann")
+    page.get_by_test_id("computer-opening").select_option("swap")
+    start_computer_game(page, live_server.url, "white")
+    expect(page.locator("[data-testid=board] [data-stone]")).to_have_count(3, timeout=REPLY_MS)
+    first = page.url
+    page.get_by_test_id("resign-button").click()
+    page.get_by_test_id("resign-confirm").click()
+    link = page.get_by_test_id("new-opponent-link")
+    expect(link).to_have_attribute(
+        "href", "/hall?computer=1&ruleset=freestyle&clock=none&color=white&opening=swap")
+    link.click()
+    page.wait_for_url(re.compile(rf"{re.escape(live_server.url)}/game/\d+"))
+    assert page.url != first
+    expect(page.get_by_test_id("opening")).to_be_visible()
+    expect(page.locator("[data-testid=board] [data-stone]")).to_have_count(3, timeout=REPLY_MS)

@@ -185,3 +185,20 @@ def test_a_pool_with_an_opening_is_a_button_of_its_own(browser_player, live_serv
     chinese = browser_player("cat", locale="zh-CN")
     expect(chinese.get_by_test_id("pool-renju/600+5/taraguchi-10").locator(".pool-time")
            ).to_have_text("连珠 10+5 · 田口十打")
+
+
+def test_new_opponent_after_a_game_with_an_opening_matches_in_its_pool(browser_player,
+                                                                       live_server):
+    ann, ben = browser_player("ann"), browser_player("ben")
+    for page in (ann, ben):
+        page.get_by_test_id("pool-freestyle/600+5/swap2").click()
+    for page in (ann, ben):
+        page.wait_for_url(re.compile(rf"{re.escape(live_server.url)}/game/\d+"))
+    ben.get_by_test_id("resign-button").click()
+    ben.get_by_test_id("resign-confirm").click()
+    link = ann.get_by_test_id("new-opponent-link")
+    expect(link).to_have_attribute("href", "/hall?match=freestyle&clock=600%2B5&opening=swap2")
+    link.click()
+    expect(ann.get_by_test_id("pool-freestyle/600+5/swap2")).to_have_attribute(
+        "aria-pressed", "true")
+    ann.wait_for_url(f"{live_server.url}/hall")

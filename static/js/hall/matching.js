@@ -141,9 +141,10 @@ export class Matching {
     return Array.from(this.ui.clockChoice.options).some((option) => option.value === name);
   }
 
-  /** /hall?match=<ruleset>&clock=<name> ("New opponent" after a game): start matching in that
-      pool once (no clock named: the default one), then drop the query so that a reload does
-      not queue again. `hello` is the server's greeting. */
+  /** /hall?match=<ruleset>&clock=<name>[&opening=<rule>] ("New opponent" after a game): start
+      matching in that pool once (no clock named: the default one; an opening rule: the pool
+      of its button, if the host offers it), then drop the query so that a reload does not
+      queue again. `hello` is the server's greeting. */
   fromAddress(hello) {
     const params = new URLSearchParams(window.location.search);
     const ruleset = params.get("match");
@@ -152,6 +153,12 @@ export class Matching {
     const clock = params.has("clock") ? parseClockName(params.get("clock")) : undefined;
     if (this.on || hello.current_game != null || !isRuleset(ruleset)) return;
     if (params.has("clock") && (clock === undefined || !this.offersClock(clockName(clock)))) return;
+    if (params.has("opening")) {  // a pool with an opening rule: its own button
+      const name = poolName(ruleset, clock === undefined ? hello.default_clock : clock, params.get("opening"));
+      const button = this.ui.openingPools.find((b) => b.dataset.pool === name);
+      if (button) this.openingPoolClicked(button);
+      return;
+    }
     this.ui.ruleset.value = ruleset;
     if (clock !== undefined) this.ui.clockChoice.value = clockName(clock);
     this.rulesetChanged();

@@ -146,9 +146,11 @@ export class Panel {
     this.renderPauseButton(playing);
     this.renderRematch();
     const level = computer ? game.players[game.computerColor()].computer : null;
+    const opening = game.opening ? game.opening.rule : "none";
     ui.newOpponent.href = level
-      ? computerAddress(ui.newOpponent.dataset.hall, level, game.ruleset, game.clock, game.you)
-      : matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock);
+      ? computerAddress(ui.newOpponent.dataset.hall, level, game.ruleset, game.clock,
+        game.firstColor(), opening)
+      : matchAddress(ui.newOpponent.dataset.hall, game.ruleset, game.clock, opening);
     this.renderChallengeOpponent(computer);
   }
 

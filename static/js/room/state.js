@@ -88,6 +88,13 @@ export class RoomGame {
     return COLORS.find((color) => this.players[color] && this.players[color].id === id) || "spectator";
   }
 
+  /** The colour to ask for in a new game on the same terms: with an opening, black means
+      placing the first stone, which may not be the seat we ended in. */
+  firstColor() {
+    if (!this.opening || this.you === "spectator") return this.you;
+    return this.opening.first === this.userId ? "black" : "white";
+  }
+
   /** The opening's step while it is in progress (docs/protocol.md, OpeningState), else null. */
   openingStep() {
     return this.status === "playing" && this.opening ? this.opening.step : null;
