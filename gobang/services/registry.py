@@ -17,6 +17,7 @@ from typing import Any
 
 import redis
 from flask import Flask, current_app
+from redis.maint_notifications import MaintNotificationsConfig
 
 from gobang.extensions import db
 from gobang.services.accounts.accounts import Accounts
@@ -272,10 +273,17 @@ def _cluster(cfg: Any, client: redis.Redis | None) -> tuple[Leases, Directory]:
 def redis_client(url: str, pool_size: int, pool_timeout: float) -> redis.Redis:
     """A short socket timeout: a Redis that stops answering must fail a request, not hang the
     hub. A blocking pool: with every connection busy, the next caller waits for one (the
-    default pool fails it at once, and a burst of arrivals was refused that way)."""
+    default pool fails it at once, and a burst of arrivals was refused that way).
+
+    No maintenance notifications (a managed Redis's push messages; ours sends none): with them
+    on, the pool hands out a pooled connection without checking that Redis has not closed it
+    unless select.poll can tell, and eventlet's patching removes select.poll. Every connection
+    left from before a Redis restart then failed its next command, a player's arrival among
+    them (tests/cluster/test_redis_pool.py)."""
     pool = redis.BlockingConnectionPool.from_url(
         url, max_connections=pool_size, timeout=pool_timeout, socket_timeout=2,
-        socket_connect_timeout=2, health_check_interval=10)
+        socket_connect_timeout=2, health_check_interval=10,
+        maint_notifications_config=MaintNotificationsConfig(enabled=False))
     return redis.Redis(connection_pool=pool)
 
 
