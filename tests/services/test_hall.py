@@ -205,8 +205,8 @@ def test_presence_finds_players_here_by_prefix(env, users, hall_of, prefix, foun
 HELLO_BOUNDS = [
     ("abcdefghijklmnopq{:03d}", False, 9_600),
     ("五子棋玩家名字很长的一位棋手第{:03d}号位", False, 17_300),
-    ("abcdefghijklmnopq{:03d}", True, 16_700),
-    ("五子棋玩家名字很长的一位棋手第{:03d}号位", True, 24_400),
+    ("abcdefghijklmnopq{:03d}", True, 14_900),
+    ("五子棋玩家名字很长的一位棋手第{:03d}号位", True, 22_600),
 ]
 
 
@@ -252,8 +252,8 @@ def test_the_hall_lists_a_players_ratings_in_the_categories_on_offer_by_place(en
     listed = {p["username"]: p for p in env.lobby.view.snapshot()["players"]}
     assert "ratings" not in listed["ben"]  # a newcomer everywhere
     expected = [None] * len(categories)
-    expected[categories.index("freestyle:blitz")] = [1432, True]
-    expected[categories.index("renju:rapid")] = [1702, False]
+    expected[categories.index("freestyle:blitz")] = [1432, 1]
+    expected[categories.index("renju:rapid")] = [1702, 0]
     assert listed["ann"]["ratings"] == expected
 
 

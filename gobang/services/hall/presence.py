@@ -126,13 +126,14 @@ class Presence:
     def listed(self, user: User) -> dict[str, Any]:
         """The player as the hall lists them: the Player and, once they have a rated game in a
         category on offer, `ratings`, one entry per category in `self.categories`' order:
-        `[rating, provisional]`, or null where they have none (they stand at the start there,
-        1500 and provisional). By place rather than by name: 50 players rated in every
-        category would otherwise add some 14 KB to `hello` (docs/protocol.md)."""
+        `[rating, provisional]` (provisional 1 or 0), or null where they have none (they stand
+        at the start there, 1500 and provisional). By place rather than by name, and 1 or 0
+        rather than true or false: 50 players rated in every category would otherwise add some
+        7 KB, and 2 KB more, to `hello`, over its 16 KB (docs/protocol.md)."""
         mine = {row.category: row.summary() for row in user.ratings}
         if not any(category in mine for category in self.categories):
             return user.player()
-        ratings = [[mine[category]["rating"], mine[category]["provisional"]]
+        ratings = [[mine[category]["rating"], int(mine[category]["provisional"])]
                    if category in mine else None for category in self.categories]
         return {**user.player(), "ratings": ratings}
 

@@ -129,7 +129,7 @@ export class HallLists {
   ratingOf(user) {
     const place = this.categories.indexOf(this.category());
     if (place < 0) return String(user.score);  // a category nothing on offer plays in
-    const [rating, provisional] = (user.ratings || [])[place] || [1500, true];
+    const [rating, provisional] = (user.ratings || [])[place] || [1500, 1];
     return provisional ? `${rating}?` : String(rating);
   }
 
