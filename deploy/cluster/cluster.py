@@ -58,7 +58,7 @@ def main() -> int:
                         help="use GOBANG_DATABASE_URL and GOBANG_REDIS_URL as they are")
     args = parser.parse_args()
     if args.external:
-        return Cluster(args.processes, args.port or free_port()).run()
+        return Cluster(args.processes, args.port).run()
     return supervise([*with_servers(), sys.executable, __file__, "--external",
                       "--processes", str(args.processes), "--port", str(args.port)])
 
@@ -122,22 +122,33 @@ class Cluster:
     def run(self) -> int:
         signal.signal(signal.SIGINT, lambda *_: self.stopping.set())
         signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
+        # Every port is bound here, all at once, and held until just before the process that
+        # listens there starts: a port picked and let go at once could be picked again by
+        # the next pick (a process here, or another cluster's), and then nginx's health URL
+        # was answered by a Gobang process on nginx's port, nginx having failed to listen.
+        held = {name: Held(0) for name in self.names}
         try:
+            nginx_port = Held(self.port)
+            self.port = nginx_port.port
             env = self.environment()
             nginx = nginx_binary()
             self.migrate(env)
-            ports = {name: free_port() for name in self.names}
+            ports = {name: hold.port for name, hold in held.items()}
             for name, port in ports.items():
+                held[name].release()
                 self.start(self.app_unit(name, port, env))
+            nginx_port.release()
             self.start(self.nginx_unit(nginx, ports))
             say(f"Gobang: http://127.0.0.1:{self.port}/ ({len(ports)} processes: "
                 + ", ".join(f"{name} on 127.0.0.1:{port}" for name, port in ports.items())
                 + "); Ctrl-C stops it")
             return self.wait()
-        except (RuntimeError, Interrupted) as problem:
+        except (RuntimeError, Interrupted, OSError) as problem:
             say(f"cluster: {problem}")
             return 1
         finally:
+            for hold in held.values():
+                hold.release()
             self.stop()
 
     def environment(self) -> dict[str, str]:
@@ -371,10 +382,23 @@ def say(text: str) -> None:
     sys.stdout.flush()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+class Held:
+    """A loopback port bound (not listening) until `release`: nobody else can bind it, so
+    it is free when its process starts. Port 0: any free one."""
+
+    def __init__(self, port: int) -> None:
+        self._socket: socket.socket | None = socket.socket()
+        try:
+            self._socket.bind(("127.0.0.1", port))
+        except OSError as problem:
+            self._socket.close()
+            raise OSError(f"port {port} is taken: {problem}") from problem
+        self.port: int = self._socket.getsockname()[1]
+
+    def release(self) -> None:
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import queue
 import re
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -343,3 +344,18 @@ def test_a_killed_nginx_is_restarted_on_its_port(cluster):
     assert cluster.wait_for_line(f"cluster: nginx is back on 127.0.0.1:{port}\n")
     assert "cluster: nginx exited (-9); restarting\n" in cluster.output
     assert requests.get(f"{url}/healthz", timeout=10).json() == {"status": "ok"}
+
+
+def test_a_port_already_taken_stops_the_cluster_before_anything_starts():
+    """Whoever holds nginx's port would otherwise answer its health check: the cluster took
+    a Gobang process listening there for its nginx (a CI run's /p1/socket.io/ was a 404)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "deploy/cluster/cluster.py", "--external", "--processes", "1",
+             "--port", str(port)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+            env={**os.environ, "GOBANG_DATABASE_URL": "", "GOBANG_REDIS_URL": ""})
+    assert done.returncode == 1
+    assert f"cluster: port {port} is taken" in done.stdout
