@@ -23,7 +23,7 @@ from gobang.rules.openings import Action, Choose, Offer, Opening, OpeningRefused
 from gobang.services.clock import Clock
 from gobang.services.notices import ActionError, Notice
 from gobang.services.openings.stored import dump_log, opening_state
-from gobang.services.play.checks import Pace
+from gobang.services.play.checks import Pace, check_can_move, require_on_the_board
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import Clocks, LiveGame, room_notice
 from gobang.services.play.table import GameTable
@@ -129,18 +129,12 @@ class OpeningSteps:
 
 
 def check_can_act(live: LiveGame, color: str) -> None:
-    """An opening step may be taken by the seat whose turn it is, in a game in play."""
-    if live.status == Status.FINISHED:
-        raise ActionError("game_over", gettext("The game is over."))
-    if live.status == Status.WAITING:
-        raise ActionError(
-            "conflict", gettext("The game has not started: your opponent is not here."))
-    if live.paused:
-        raise ActionError("conflict", gettext("The game is paused."))
+    """An opening step other than a stone: as a move (check_can_move), while the opening
+    lasts."""
+    require_on_the_board(live)
     if not live.in_opening():
         raise ActionError("conflict", gettext("The opening is over."))
-    if live.to_move() != color:
-        raise ActionError("not_your_turn", gettext("It is not your turn."))
+    check_can_move(live, color)
 
 
 def _stone(action: Action) -> tuple[int, int] | None:

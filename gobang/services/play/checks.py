@@ -30,6 +30,24 @@ def in_play(live: LiveGame, _color: str) -> None:
     require_playing(live)
 
 
+def check_can_move(live: LiveGame, color: str) -> None:
+    """A stone (or an opening's step) may be played by the seat whose turn it is, in a game
+    that has started, is not over and is not paused."""
+    require_on_the_board(live)
+    if live.to_move() != color:
+        raise ActionError("not_your_turn", gettext("It is not your turn."))
+
+
+def require_on_the_board(live: LiveGame) -> None:
+    if live.status == Status.FINISHED:
+        raise ActionError("game_over", gettext("The game is over."))
+    if live.status == Status.WAITING:
+        raise ActionError(
+            "conflict", gettext("The game has not started: your opponent is not here."))
+    if live.paused:
+        raise ActionError("conflict", gettext("The game is paused."))
+
+
 def past_the_opening(live: LiveGame, _color: str) -> None:
     """Offers about the game (a draw, a take-back) wait until the opening is over: its
     stones and choices are the start both players agreed to."""

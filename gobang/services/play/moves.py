@@ -16,7 +16,7 @@ from gobang.services.clock import Clock
 from gobang.services.metrics import Metrics
 from gobang.services.notices import ActionError, Notice
 from gobang.services.openings.steps import OpeningSteps
-from gobang.services.play.checks import Pace
+from gobang.services.play.checks import Pace, check_can_move
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import LiveGame, numbered_notice
 from gobang.services.play.move_writer import MoveWriter
@@ -41,14 +41,14 @@ class Moves:
         self.metrics = metrics
 
     def place_stone(self, game_id: int, user_id: int, row: Any, col: Any) -> list[Notice]:
-        with self.table.acting(game_id, user_id, self.pace, _check_can_move) as (live, color):
+        with self.table.acting(game_id, user_id, self.pace, check_can_move) as (live, color):
             return self._place(live, color, row, col)
 
     def play(self, live: LiveGame, color: str, row: Any, col: Any) -> list[Notice]:
         """The computer's move of `color` in `live`, under the same lock and checks as a
         player's."""
         with live.lock:
-            _check_can_move(live, color)
+            check_can_move(live, color)
             return self._place(live, color, row, col)
 
     def _place(self, live: LiveGame, color: str, row: Any, col: Any) -> list[Notice]:
@@ -143,18 +143,6 @@ class Moves:
 
 def too_many_moves() -> str:
     return gettext("Too many moves at once; slow down.")
-
-
-def _check_can_move(live: LiveGame, color: str) -> None:
-    if live.status == Status.FINISHED:
-        raise ActionError("game_over", gettext("The game is over."))
-    if live.status == Status.WAITING:
-        raise ActionError(
-            "conflict", gettext("The game has not started: your opponent is not here."))
-    if live.paused:
-        raise ActionError("conflict", gettext("The game is paused."))
-    if live.to_move() != color:
-        raise ActionError("not_your_turn", gettext("It is not your turn."))
 
 
 _MOVE_MESSAGES = {
