@@ -54,6 +54,7 @@ from bench.players import (  # noqa: E402
     percentile,
     sio_client,
 )
+from tests.support.ports import free_port  # noqa: E402
 
 # Low hashing cost for registering bench users quickly; the login-burst scenario overrides it.
 FAST_HASH = {"GOBANG_ARGON2_MEMORY_KIB": "1024", "GOBANG_ARGON2_TIME_COST": "1",
@@ -72,7 +73,11 @@ class Server:
     def __init__(self, kind: str, env: dict[str, str] | None = None) -> None:
         self.kind = kind
         self.workdir = Path(tempfile.mkdtemp(prefix=f"gobang-bench-{kind}-"))
-        self.port = _free_port()
+        # Below the kernel's ephemeral range, from this test worker's own block: a port
+        # picked with bind(0) and let go could be taken by another client's outgoing
+        # connection before the server binds it, now that the bench's smoke tests share the
+        # machine with other tests.
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = self.workdir / "server.log"
         self.env = {
@@ -162,14 +167,6 @@ class Server:
                 self.process.wait()
         if os.environ.get("BENCH_KEEP") != "1":
             shutil.rmtree(self.workdir, ignore_errors=True)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 # --- bench processes ------------------------------------------------------------------------

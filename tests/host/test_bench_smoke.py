@@ -14,7 +14,12 @@ from bench.players import Pace
 from tests.support.cluster import REQUIRE_ENV
 from tests.support.databases import SERVER_ENV
 
-pytestmark = [pytest.mark.live, pytest.mark.serial]
+# One process's benches share the machine: they run for fixed, short durations and check only
+# that their figures are sane (every move delivered, round trips under 5 s), which holds beside
+# other tests. Several processes' benches stay `serial`: their leases are a fraction of a second
+# (as the cluster tests whose leases are, docs/testing.md "Parallel and serial").
+pytestmark = [pytest.mark.live]
+several_processes = pytest.mark.serial
 
 
 @pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
@@ -104,6 +109,7 @@ def needs_postgres():
         pytest.skip(message)
 
 
+@several_processes
 def test_single_game_bench_on_two_processes_reports_both_round_trips():
     needs_postgres()
     report = load.main(["--scenario", "single", "--processes", "2", "--duration", "1.5",
@@ -118,6 +124,7 @@ def test_single_game_bench_on_two_processes_reports_both_round_trips():
     assert set(report["cluster_minus_single_rtt_ms"]) == {"p50", "p99"}
 
 
+@several_processes
 @pytest.mark.parametrize("client", ["socketio", "lean"])
 def test_games_on_two_processes_follow_moved_and_deliver_every_move(client):
     needs_postgres()
@@ -130,6 +137,7 @@ def test_games_on_two_processes_follow_moved_and_deliver_every_move(client):
     assert cluster["moves_delivered"] == cluster["moves_sent"] >= 6 * 2
 
 
+@several_processes
 def test_matching_on_two_processes_pairs_everyone_once():
     needs_postgres()
     report = load.main(["--scenario", "matching", "--processes", "2", "--players", "12",
@@ -141,6 +149,7 @@ def test_matching_on_two_processes_pairs_everyone_once():
     assert matching["users_in_two_games"] == 0
 
 
+@several_processes
 def test_idle_hall_on_two_processes_reports_memory_and_fresh_views():
     needs_postgres()
     report = load.main(["--scenario", "idle", "--processes", "2", "--connections", "20",
@@ -169,6 +178,7 @@ def test_idle_hall_on_one_process_holds_its_connections_and_their_copies_follow_
     assert churn["server_seq"] > idle["after_arrivals"]["server_seq"]
 
 
+@several_processes
 def test_failover_bench_kills_the_owner_and_loses_no_acknowledged_move():
     needs_postgres()
     report = cluster_bench.main(["failover", "--runs", "1"])

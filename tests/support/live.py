@@ -201,6 +201,15 @@ class LiveClient(socketio.Client):
                 return data
             self.seen.append((name, data))
 
+    def has(self, event: str) -> bool:
+        """Whether an `event` has come, without waiting (it stays kept for `wait_for`)."""
+        while True:
+            try:
+                self.seen.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        return any(name == event for name, _ in self.seen)
+
     def drain(self) -> list[tuple[str, Any]]:
         while True:
             try:
