@@ -13,6 +13,7 @@ import os
 import resource
 import signal
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,12 @@ class Cluster:
             server.env["GOBANG_AUTO_MIGRATE"] = "0"
         self.start_rest()
 
+    def start_together(self) -> None:
+        """Every process at once (on a database already migrated), then nginx."""
+        with ThreadPoolExecutor(max_workers=len(self.servers)) as pool:
+            list(pool.map(LiveServer.start, self.servers))
+        self.nginx.start()
+
     def start_rest(self) -> None:
         """Every process not yet running, then nginx."""
         for server in self.servers:
@@ -211,18 +218,17 @@ def cluster_of(tmp_path: Path, databases: Databases, redis_server: RedisServer,
                request: pytest.FixtureRequest) -> Iterator[Callable[[int], Cluster]]:
     """Starts a cluster of `size` processes (one per test)."""
     require_postgres(databases)
-    database_url = databases.empty(tmp_path)
+    # A copy of the migrated template, as a live server's: the processes find the schema
+    # current, so they may all start at once (several migrating an empty database would race:
+    # Cluster.start_all, for the bench, migrates with the first one).
+    database_url = databases.fresh(tmp_path)
     started: list[Cluster] = []
 
     def start(size: int) -> Cluster:
         found = Cluster(tmp_path, database_url, redis_server, size, cluster_env)
         show_log_on_failure(request.node, *found.servers)
-        # One process builds the schema first: several migrating one database would race.
-        found.servers[0].start()
-        for server in found.servers[1:]:
-            server.env["GOBANG_AUTO_MIGRATE"] = "0"
         started.append(found)
-        found.start_rest()
+        found.start_together()
         return found
 
     yield start

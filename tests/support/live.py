@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,14 +30,17 @@ _TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
 _fork_server: ForkServer | None = None
+# A cluster starts its processes from several threads at once: one fork server all the same.
+_fork_server_lock = threading.Lock()
 
 
 def fork_server() -> ForkServer:
     """This test process's fork server, started on first use and ended with the process."""
     global _fork_server
-    if _fork_server is None:
-        _fork_server = ForkServer()
-        atexit.register(_fork_server.close)
+    with _fork_server_lock:
+        if _fork_server is None:
+            _fork_server = ForkServer()
+            atexit.register(_fork_server.close)
     return _fork_server
 
 
