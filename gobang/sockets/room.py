@@ -69,8 +69,8 @@ class RoomNamespace(SessionNamespace):
         if previous is not None and previous != game_id:
             leave_room(game_room(previous))
             leave_room(spectator_chat_room(previous))
-        hears = self._hear_spectators(game_id)
         self.publish(notices)
+        hears = self._hear_spectators(game_id)
         return ok(state=self.play.seating.state(game_id, self.user_id(), hears))
 
     def _hear_spectators(self, game_id: int) -> bool:
