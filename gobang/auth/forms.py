@@ -79,14 +79,17 @@ class PreferencesForm(FlaskForm):
     theme = SelectField(_l("Board theme"), validate_choice=False, choices=[
         SelectChoice("wood", _l("Wood")), SelectChoice("plain", _l("Plain"))],
         validators=[AnyOf(list(THEMES), _l("Choose one of the offered board themes."))])
+    spectator_chat = BooleanField(_l("Show spectators' chat while I play"))
 
     def fill(self, preferences: Preferences) -> None:
         """Shows the saved values (on a GET: a POST shows what was sent)."""
         self.sound.data, self.numbers.data = preferences.sound, preferences.numbers
         self.forbidden.data, self.theme.data = preferences.forbidden, preferences.theme
         self.confirm.data = next(k for k, v in CONFIRM_CHOICES.items() if v is preferences.confirm)
+        self.spectator_chat.data = preferences.spectator_chat
 
     def changes(self) -> dict[str, object]:
         return {"sound": self.sound.data, "numbers": self.numbers.data,
                 "confirm": CONFIRM_CHOICES[self.confirm.data],
-                "forbidden": self.forbidden.data, "theme": self.theme.data}
+                "forbidden": self.forbidden.data, "theme": self.theme.data,
+                "spectator_chat": self.spectator_chat.data}

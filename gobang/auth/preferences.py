@@ -17,7 +17,7 @@ from gobang.extensions import db
 from gobang.models import User
 
 THEMES = ("wood", "plain")
-SWITCHES = ("sound", "numbers", "forbidden")
+SWITCHES = ("sound", "numbers", "forbidden", "spectator_chat")
 
 
 class PreferenceError(ValueError):
@@ -37,6 +37,9 @@ class Preferences:
     confirm: bool | None = None
     forbidden: bool = False
     theme: str = THEMES[0]
+    # Hear the spectators' chat while playing (read only: players write in their own).
+    # gobang/services/play/room_chat.py reads it by this name when a player joins a game.
+    spectator_chat: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)

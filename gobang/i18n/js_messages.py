@@ -141,6 +141,13 @@ _ROOM_PLAY = (
     N_("The game is aborted unless a move comes within {time}."),
     N_("forbidden for black"),
 )
+# Chat lines' Report link (hall and room) and the room's two chats (static/js/room/chat.js).
+_CHAT = (
+    N_("Report"),
+    N_("Report {name}'s message"),
+    N_("Only the players write here."),
+    N_("The spectators write here; you can read along."),
+)
 # The hall's word on the player's own game (static/js/hall_game.js).
 _HALL_GAME = (
     N_("You left it: it is lost in {time} unless you go back."),
@@ -216,5 +223,5 @@ _OPENING = (
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
-    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _HALL_GAME + _OPENINGS + _SITE + _REPLAY + _COMPUTER
-    + _OPENING))
+    _BOARD + _HALL + _ROOM + _ROOM_PLAY + _CHAT + _HALL_GAME + _OPENINGS + _SITE + _REPLAY
+    + _COMPUTER + _OPENING))

@@ -8,6 +8,9 @@ from typing import Any
 # Targets: everyone in a game's room, everyone in the hall, one user in the hall or in /room,
 # or one connection.
 GAME = "game"
+# Who hears a game's spectators' chat while it is played: its spectators, and the players who
+# asked to (docs/protocol.md, "Two chats"). Keyed by the game's id.
+SPECTATOR_CHAT = "spectator_chat"
 HALL = "hall"
 HALL_USER = "hall_user"
 # One user wherever they are: their hall connection and every page's /site connection.

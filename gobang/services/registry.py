@@ -235,6 +235,7 @@ def build_services(app: Flask) -> Services:
                         play.maintenance, actions, rng, pools, play.openings)
     accounts = _accounts(app)
     bus.subscribe(GameEnded, lobby.presence.game_ended)
+    bus.subscribe(GameEnded, play.chat.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     bus.subscribe(GameAdopted, lobby.pairings.game_adopted)
     return Services(

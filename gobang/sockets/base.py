@@ -31,6 +31,7 @@ from gobang.services.notices import (
     HALL_USER,
     ROOM_USER,
     SID,
+    SPECTATOR_CHAT,
     USER,
     ActionError,
     Notice,
@@ -52,6 +53,12 @@ def game_room(game_id: int) -> str:
     return f"game:{game_id}"
 
 
+def spectator_chat_room(game_id: int) -> str:
+    """The connections at a game that hear its spectators' chat while it is played: its
+    spectators, and players who asked to. After the end the whole game's room hears it."""
+    return f"game:{game_id}:spectator-chat"
+
+
 def user_room(user_id: int) -> str:
     return f"user:{user_id}"
 
@@ -62,10 +69,11 @@ _ROUTES: dict[str, tuple[tuple[str, Callable[[Any], str | None]], ...]] = {
     HALL_USER: ((HALL_NS, user_room),),
     ROOM_USER: ((ROOM_NS, user_room),),
     SID: ((ROOM_NS, str),),
+    SPECTATOR_CHAT: ((ROOM_NS, spectator_chat_room),),
     USER: ((HALL_NS, user_room), (SITE_NS, user_room)),
 }
 
-_LOCAL = frozenset({GAME, SID})
+_LOCAL = frozenset({GAME, SPECTATOR_CHAT, SID})
 
 
 class Publisher:

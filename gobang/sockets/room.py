@@ -20,6 +20,7 @@ from gobang.sockets.base import (
     int_field,
     ok,
     points_field,
+    spectator_chat_room,
     user_room,
 )
 from gobang.vocabulary import Namespace
@@ -67,8 +68,17 @@ class RoomNamespace(SessionNamespace):
             raise
         if previous is not None and previous != game_id:
             leave_room(game_room(previous))
+            leave_room(spectator_chat_room(previous))
         self.publish(notices)
-        return ok(state=self.play.seating.state(game_id, self.user_id()))
+        hears = self._hear_spectators(game_id)
+        return ok(state=self.play.seating.state(game_id, self.user_id(), hears))
+
+    def _hear_spectators(self, game_id: int) -> bool:
+        """In the audience of the game's spectators' chat, or out of it (a player whose
+        preference changed joins again), before the state is read, as for the game's room."""
+        hears = self.play.chat.hears_spectators(game_id, self.user_id())
+        (join_room if hears else leave_room)(spectator_chat_room(game_id))
+        return hears
 
     @acknowledged
     def on_place_stone(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -154,5 +164,6 @@ class RoomNamespace(SessionNamespace):
     @acknowledged
     def on_chat(self, data: dict[str, Any]) -> dict[str, Any]:
         game_id = id_field(data)
-        self.publish(self.play.chat.say(game_id, self.user(), request.sid, data.get("text")))
+        self.publish(self.play.chat.say(game_id, self.user(), request.sid, data.get("text"),
+                                        data.get("channel")))
         return ok()

@@ -8,7 +8,7 @@
  */
 
 import {Attention} from "./attention.js";
-import {ChatPanel} from "./chat.js";
+import {ChatPanel, reportLinks} from "./chat.js";
 import {ChallengeDialog} from "./hall/challenge_dialog.js";
 import {Challenges} from "./hall/challenges.js";
 import {HallLists} from "./hall/lists.js";
@@ -39,6 +39,7 @@ function startHall(root) {
   const chat = new ChatPanel({log: $("hall-chat-log"), form: $("hall-chat-form"), input: $("hall-chat-input")}, {
     showError: (message) => notices.showError(message),
     send: (text, sent) => request("chat", {text: text}, sent),
+    report: reportLinks({url: $("hall-chat").dataset.reportUrl, myId: Number(root.dataset.userId)}),
   });
   const currentGame = new CurrentGame({notice: $("current-game"), link: $("back-to-game"),
     countdown: $("away-countdown"), result: $("game-result")});

@@ -6,6 +6,7 @@
  * and whenever the events' numbers show a gap (room/order.js).
  */
 
+import {reportLinks} from "./chat.js";
 import {t} from "./i18n.js";
 import {$, Notices, PageSession, connect, haveSocketIo} from "./page.js";
 import {AbortCountdown} from "./room/abort.js";
@@ -77,8 +78,11 @@ function startRoom(root) {
       refresh();
     },
   });
-  const chat = new RoomChat({log: $("room-chat-log"), form: $("room-chat-form"), input: $("room-chat-input")},
-    {send: send, showError: (message) => notices.showError(message)});
+  const chat = new RoomChat(chatElements(), {
+    send: send, showError: (message) => notices.showError(message), game: game,
+    report: reportLinks({url: $("room-chat").dataset.reportUrl, myId: game.userId, gameId: gameId}),
+    rejoin: () => { if (session.connected) join(); },
+  });
   const leave = new LeaveGuard({link: $("back-to-hall"), box: $("leave-confirm-box"), stay: $("leave-cancel")}, game);
   const moveList = new MoveList({list: $("move-list"), live: $("live-button")},
     {game: game, view: (count) => controller.view(count)});
@@ -132,7 +136,7 @@ function startRoom(root) {
     controller.showPosition(state.result ? state.result.line : null);
     panel.clearScoreChanges();
     if (state.result) panel.showScoreChanges(state.result);
-    chat.showHistory(state.chat);
+    chat.showState(state);
     showSpectators(state.spectators || 0);
     abort.set(state.abort_seconds);
     movesChanged();
@@ -185,6 +189,7 @@ function startRoom(root) {
     controller.setWinLine(data.result.line);
     panel.showScoreChanges(data.result);
     hints.update();
+    chat.gameEnded();
     refresh();
   }
 
@@ -220,6 +225,7 @@ function startRoom(root) {
   events.on("game_over", onGameOver);
   events.on("undone", onUndone);
   events.on("chat", (data) => chat.receive(data));
+  events.on("chat_opened", (data) => { if (data.game_id === gameId) chat.opened(data); });
   events.on("spectators", (data) => showSpectators(data.count));
   away.listen(events);
   offers.listen(events);
@@ -228,4 +234,13 @@ function startRoom(root) {
   pause.bindButtons();
   opening.bindButtons();
   clocks.tick();
+}
+
+function chatElements() {
+  const channel = (name) => ({tab: $(`room-chat-tab-${name}`), panel: $(`room-chat-panel-${name}`),
+    log: $(name === "players" ? "room-chat-log" : "room-spectator-chat-log"),
+    unread: $(`room-chat-tab-${name}`).querySelector(".unread")});
+  return {form: $("room-chat-form"), input: $("room-chat-input"), tabs: $("room-chat-tabs"),
+    readOnly: $("room-chat-read-only"), option: $("spectator-chat-option"), toggle: $("spectator-chat-toggle"),
+    channels: {players: channel("players"), spectators: channel("spectators")}};
 }

@@ -15,7 +15,14 @@ def say(page, text: str) -> None:
 
 def lines(page) -> list[str]:
     return [line.split(": ", 1)[1] for line in
-            page.locator("[data-testid=hall-chat-log] li").all_inner_texts()]
+            line_texts(page.locator("[data-testid=hall-chat-log] li"))]
+
+
+def line_texts(items) -> list[str]:
+    """Each chat line's words, without the Report link that others' lines carry."""
+    return items.evaluate_all("""items => items.map((li) => [...li.childNodes]
+        .filter((node) => !(node.matches && node.matches(".chat-report")))
+        .map((node) => node.textContent).join("").trim())""")
 
 
 def test_hall_chat_history_is_shown_after_a_reload_in_order_and_once(browser_player,

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_game import click_point, match
+from tests.browser.test_hall_chat import line_texts
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -20,7 +21,7 @@ def say(page, text: str) -> None:
 
 
 def chat_lines(page) -> list[str]:
-    return page.locator("[data-testid=room-chat-log] li").all_inner_texts()
+    return line_texts(page.locator("[data-testid=room-chat-log] li"))
 
 
 def test_room_chat_history_is_shown_after_a_reload_in_order_and_once(browser_player, live_server):

@@ -61,6 +61,25 @@ def test_a_game_is_played_to_five_whichever_process_each_player_reached(cluster)
     assert black.get(cluster.url + "/api/me", timeout=5).json()["score"] == 1030
 
 
+def test_the_two_chats_of_a_game_are_sent_by_its_owner(cluster):
+    """A room's chat stays with its game's owner, as before there were two: the spectators'
+    line reaches the spectators and not the players, the players' line everyone, and the end
+    sends each player (to their room connection, through the message queue) what the
+    spectators said."""
+    black, white, game_id = seated_game(cluster)
+    b_room, w_room, _state, _paths = both_join(cluster, black, white, game_id)
+    c_room, _c_state, _c_path = cluster.join(cluster.user("cat"), game_id)
+    assert c_room.ask("chat", {"game_id": game_id, "text": "nice block!"}) == {"ok": True}
+    assert b_room.ask("chat", {"game_id": game_id, "text": "thanks"}) == {"ok": True}
+    assert [c_room.wait_for("chat")["text"] for _ in range(2)] == ["nice block!", "thanks"]
+    for room in (b_room, w_room):
+        assert room.wait_for("chat")["text"] == "thanks"  # nothing of the spectators' first
+    assert b_room.ask("resign", {"game_id": game_id}) == {"ok": True}
+    for room in (b_room, w_room):
+        opened = room.wait_for("chat_opened")
+        assert [line["text"] for line in opened["chat"]] == ["nice block!"]
+
+
 def test_a_join_that_reaches_another_process_is_sent_to_the_owner(cluster):
     black, white, game_id = seated_game(cluster)
     cluster.join(black, game_id)

@@ -12,11 +12,14 @@ from sqlalchemy import select
 from gobang.auth.preferences import DEFAULTS, stored
 from gobang.extensions import db
 from gobang.models import User
+from gobang.services.play.room_chat import wants_spectator_chat
 from tests.support.forms import csrf_token, post_form, register
 from tests.support.html import by_testid
 
-SAVED_FORM = {"sound": "", "numbers": "y", "confirm": "on", "forbidden": "y", "theme": "plain"}
-SAVED = {"sound": False, "numbers": True, "confirm": True, "forbidden": True, "theme": "plain"}
+SAVED_FORM = {"sound": "", "numbers": "y", "confirm": "on", "forbidden": "y", "theme": "plain",
+              "spectator_chat": "y"}
+SAVED = {"sound": False, "numbers": True, "confirm": True, "forbidden": True, "theme": "plain",
+         "spectator_chat": True}
 UPDATE = "/settings/preferences/update"
 
 
@@ -65,7 +68,7 @@ def alice(client):
 def test_new_account_has_the_defaults_on_every_page(alice):
     assert body_preferences(alice) == DEFAULTS.as_json()
     assert DEFAULTS.as_json() == {"sound": True, "numbers": False, "confirm": None,
-                                  "forbidden": False, "theme": "wood"}
+                                  "forbidden": False, "theme": "wood", "spectator_chat": False}
     assert body_class(alice, "/hall") == "theme-wood"
 
 
@@ -87,6 +90,7 @@ def test_settings_form_shows_the_saved_values(alice):
     assert "checked" in by_testid(page, "pref-numbers")[0].attrs
     assert "checked" not in by_testid(page, "pref-sound")[0].attrs
     assert "checked" in by_testid(page, "pref-theme-plain")[0].attrs
+    assert "checked" in by_testid(page, "pref-spectator_chat")[0].attrs
     assert '<option selected value="on">' in page
 
 
@@ -121,6 +125,7 @@ def test_update_changes_only_the_keys_sent(app, alice):
 
 @pytest.mark.parametrize(("changes", "problems"), [
     ({"sound": "yes"}, 1),
+    ({"spectator_chat": "on"}, 1),
     ({"confirm": 1}, 1),
     ({"theme": "neon"}, 1),
     ({"colour": "red"}, 1),
@@ -158,6 +163,15 @@ def test_update_refuses_a_body_that_is_not_json(app, alice):
 ])
 def test_stored_preferences_are_read_leniently(raw, expected):
     assert stored(raw).as_json() == expected
+
+
+@pytest.mark.parametrize("raw", [None, "spectator_chat", {}, {"spectator_chat": True},
+                                 {"spectator_chat": False}, {"spectator_chat": "yes"},
+                                 {"spectator_chat": 1}])
+def test_the_room_chat_reads_the_spectators_chat_preference_as_the_settings_do(raw):
+    """The room's chat (a service) reads the stored JSON itself: it must agree with this
+    module's lenient reading, key and default."""
+    assert wants_spectator_chat(User(preferences=raw)) is stored(raw).spectator_chat
 
 
 def test_settings_page_in_chinese(alice):

@@ -186,13 +186,14 @@ def test_room_chat_is_tagged_with_role(game_between, player):
     carol.emit("/room", "join_game", {"game_id": game_id})
     assert carol.emit("/room", "chat", {"game_id": game_id, "text": "  good luck  "}) == {
         "ok": True}
-    message = black.received("/room", "chat")[0]
+    message = carol.received("/room", "chat")[0]
     assert message["from"] == {"id": carol.id, "username": "carol"}
     assert (message["role"], message["text"], message["game_id"]) == (
         "spectator", "good luck", game_id)
     assert message["ts"].endswith("Z")
     white.emit("/room", "chat", {"game_id": game_id, "text": "thanks"})
     assert carol.received("/room", "chat")[-1]["role"] == "white"
+    assert black.received("/room", "chat")[-1]["role"] == "white"
 
 
 def test_room_chat_history_comes_with_the_state(game_between):

@@ -56,10 +56,14 @@ class Seating:
                 return [*notices, _spectators(live)]
             return notices + self._player_arrives(live, color, sid)
 
-    def state(self, game_id: int, user_id: int) -> dict[str, Any]:
+    def state(self, game_id: int, user_id: int,
+              hears_spectators: bool | None = None) -> dict[str, Any]:
         """The game as this user sees it now. What is read from memory is read last, with
         nothing after it that waits on I/O, so that no event can be sent between the reading
-        and the answer: the database is done with first."""
+        and the answer: the database is done with first. `hears_spectators`: whether the user
+        hears the spectators' chat (RoomChat.hears_spectators, asked when None)."""
+        if hears_spectators is None:
+            hears_spectators = self.chat.hears_spectators(game_id, user_id)
         live = self.table.get(game_id)
         state = _stored(game_id, user_id) if live is None else {}
         # Handing the connection back to the pool waits on the database.
@@ -67,7 +71,10 @@ class Seating:
         if live is not None:
             with live.lock:
                 state = live.state(live.color_of(user_id) or "spectator", self.clock())
-        state["chat"] = self.chat.history(game_id)
+        # A game that ended meanwhile is open to all: its players were sent its spectators'
+        # chat (RoomChat.game_ended), and a state without it must not hide it again.
+        ended = state["status"] == Status.FINISHED
+        state.update(self.chat.histories(game_id, hears_spectators or ended))
         state["rematch_offers"] = self.rematches.open_offers(game_id)
         return state
 

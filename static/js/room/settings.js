@@ -1,6 +1,6 @@
 /*
  * On/off settings, by key ("gobang.muted", "gobang.confirmMoves", "gobang.moveNumbers",
- * "gobang.forbidden"; the "gobang." prefix may be left out).
+ * "gobang.forbidden", "gobang.spectatorChat"; the "gobang." prefix may be left out).
  *
  * A logged-in player's are the account's preferences: base.html renders them on <body> as
  * data-preferences, and a change is saved to the account (data-preferences-url, with the page's
@@ -17,6 +17,7 @@ const ACCOUNT = {
   "gobang.confirmMoves": ["confirm", false],
   "gobang.moveNumbers": ["numbers", false],
   "gobang.forbidden": ["forbidden", false],
+  "gobang.spectatorChat": ["spectator_chat", false],
 };
 
 const body = document.body;
@@ -59,29 +60,31 @@ export function readSetting(key) {
   }
 }
 
+/** Settles once the setting is kept (never rejects): most callers need not wait; one the server
+    reads (the spectators' chat, read when a player joins a game) goes on after it. */
 export function writeSetting(key, on) {
   const full = fullKey(key);
   const mapped = ACCOUNT[full];
   if (account && mapped) {
     const [name, inverted] = mapped;
     account[name] = inverted ? !on : Boolean(on);
-    saveToAccount({[name]: account[name]});
-    return;
+    return saveToAccount({[name]: account[name]});
   }
   try {
     localStorage.setItem(full, on ? "1" : "0");
   } catch (e) { /* not remembered, still honoured on this page */ }
+  return Promise.resolve();
 }
 
 /** Fire and forget: the setting already holds on this page; a failed save only means the next
     page starts from the saved value. */
 function saveToAccount(changes) {
-  fetch(body.dataset.preferencesUrl, {
+  return fetch(body.dataset.preferencesUrl, {
     method: "POST",
     credentials: "same-origin",
     headers: {"Content-Type": "application/json", "X-CSRFToken": body.dataset.csrfToken},
     body: JSON.stringify(changes),
-  }).catch(() => { /* offline: see above */ });
+  }).then(() => undefined, () => { /* offline: see above */ });
 }
 
 /** Keeps a checkbox in step with a setting: it starts from the saved value (announced with a
