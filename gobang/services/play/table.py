@@ -148,7 +148,13 @@ class GameTable:
         pace checked, then the game's lock held while `check` refuses what the game's state
         does not allow and the action runs. Actions on one game so happen one at a time, each
         on the state the one before left, and the events they make are numbered in that
-        order (live.room_notice)."""
+        order (live.room_notice).
+
+        Two things said in a room do not begin here, on purpose: a rematch is offered on a
+        finished game, which is a database row no longer on this table (Rematches reads the
+        row and takes no game lock: nothing in play can race it), and chat is open to
+        spectators and goes on after the end (RoomChat finds the speaker's channel itself;
+        its lines are numbered through room_notice under the lock while the game is played)."""
         live, color = self.player_game(game_id, user_id)
         if pace is not None:
             pace.check(user_id)
