@@ -1,4 +1,5 @@
-"""Chat in a game's room, for its players and the spectators who joined it."""
+"""Chat in a game's room, for its players and the spectators who joined it. A line never
+reaches those who block its author, live or in the state's history."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from gobang.services.notices import GAME, ActionError, Notice
 from gobang.services.play.live import room_notice
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
+from gobang.services.social.blocks import Blocks
 from gobang.services.store import Recent
 from gobang.services.text import check_rate, clean_text, timestamp
 
@@ -40,8 +42,9 @@ class Attendance:
 
 class RoomChat:
     def __init__(self, attendance: Attendance, limiter: RateLimiter, table: GameTable,
-                 guard: ChatGuard) -> None:
+                 guard: ChatGuard, blocks: Blocks) -> None:
         self.attendance = attendance
+        self.blocks = blocks
         self.guard = guard
         self.table = table
         self.limiter = limiter
@@ -57,19 +60,28 @@ class RoomChat:
         log = self._logs.setdefault(game_id, [])
         log.append(message)
         del log[:-CHAT_KEPT]
-        return [self._notice(game_id, message)]
+        return [self._notice(game_id, message, self.blocks.blocker_ids(user.id))]
 
-    def _notice(self, game_id: int, message: dict[str, Any]) -> Notice:
+    def _notice(self, game_id: int, message: dict[str, Any],
+                blockers: tuple[int, ...] = ()) -> Notice:
         """Numbered as the game's other events while it is played here; after the end (or
-        on a process that does not play it) a chat line is not one of the game's events."""
+        on a process that does not play it) a chat line is not one of the game's events.
+        Nor is the line of an author someone blocks: it is not sent to them, and a number
+        would leave them a gap to ask the whole state for."""
         live = self.table.get(game_id)
-        if live is None:
-            return Notice("chat", message, GAME, game_id)
+        if live is None or blockers:
+            return Notice("chat", message, GAME, game_id, skip=blockers)
         with live.lock:
             return room_notice("chat", live, **message)
 
-    def history(self, game_id: int) -> list[dict[str, Any]]:
-        return list(self._logs.get(game_id, []))
+    def hidden_from(self, reader_id: int) -> frozenset[int]:
+        """The authors whose lines `reader_id` is not shown: those they block."""
+        return self.blocks.blocked_ids(reader_id)
+
+    def history(self, game_id: int,
+                hidden: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+        """The game's last lines, without those of the `hidden` authors."""
+        return [m for m in self._logs.get(game_id, []) if m["from"]["id"] not in hidden]
 
     def _role(self, game_id: int, user_id: int, sid: str) -> str:
         row = db.session.get(Game, game_id)

@@ -62,12 +62,13 @@ class Seating:
         and the answer: the database is done with first."""
         live = self.table.get(game_id)
         state = _stored(game_id, user_id) if live is None else {}
+        hidden = self.chat.hidden_from(user_id)
         # Handing the connection back to the pool waits on the database.
         db.session.close()
         if live is not None:
             with live.lock:
                 state = live.state(live.color_of(user_id) or "spectator", self.clock())
-        state["chat"] = self.chat.history(game_id)
+        state["chat"] = self.chat.history(game_id, hidden)
         state["rematch_offers"] = self.rematches.open_offers(game_id)
         return state
 
