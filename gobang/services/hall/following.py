@@ -48,6 +48,13 @@ class FollowingList:
                        key=lambda p: (p["username"].casefold(), p["id"]))
         return {"players": [_entry(p, games) for p in found[:FOLLOWING_SHOWN]]}
 
+    def told(self, user_id: int) -> list[Notice]:
+        """`following` again, whole, for the user's hall page (they followed or unfollowed
+        someone from another page); nothing when they are not in the hall."""
+        if not self.presence.is_here(user_id):
+            return []
+        return [Notice("following", self.of(user_id), HALL_USER, user_id)]
+
     def changed(self, live: list[Entry], online: list[Entry]) -> list[Notice]:
         """`following_update` for each follower in the hall of a player who came, went, or
         started or ended a game since the last update. `live` and `online` as the hall view

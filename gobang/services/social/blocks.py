@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from datetime import datetime
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 
@@ -34,9 +34,10 @@ class Blocks:
         if self.blocks(user.id, target.id):
             return False
         if self.count(user.id) >= self.at_most:
-            raise ActionError("conflict", gettext(
-                "You block %(count)d players, as many as one can: unblock someone first.",
-                count=self.at_most))
+            raise ActionError("conflict", ngettext(
+                "You block %(num)d player, as many as one can: unblock someone first.",
+                "You block %(num)d players, as many as one can: unblock someone first.",
+                self.at_most))
         self.follows.forget(user.id, target.id)
         db.session.add(Block(blocker_id=user.id, blocked_id=target.id, created_at=self.now()))
         try:

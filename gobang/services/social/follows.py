@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from datetime import datetime
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
@@ -34,9 +34,10 @@ class Follows:
             raise ActionError("conflict", gettext(
                 "You have blocked %(name)s: unblock them to follow them.", name=target.username))
         if self.count(user.id) >= self.at_most:
-            raise ActionError("conflict", gettext(
-                "You follow %(count)d players, as many as one can: unfollow someone first.",
-                count=self.at_most))
+            raise ActionError("conflict", ngettext(
+                "You follow %(num)d player, as many as one can: unfollow someone first.",
+                "You follow %(num)d players, as many as one can: unfollow someone first.",
+                self.at_most))
         db.session.add(Follow(follower_id=user.id, followed_id=target.id, created_at=self.now()))
         try:
             db.session.commit()
