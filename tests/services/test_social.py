@@ -153,7 +153,10 @@ def test_between_says_who_blocks_whom(social, users, blocker, blocked, between):
     assert social.blocks.between(people[0].id, people[1].id) == between
 
 
-def test_apart_names_the_pairs_either_of_whom_blocks_the_other(social, users):
+@pytest.mark.parametrize("read", [10_000, 1], ids=["one-query", "a-query-a-player"])
+def test_apart_names_the_pairs_either_of_whom_blocks_the_other(social, users, monkeypatch,
+                                                               read):
+    monkeypatch.setattr("gobang.services.social.blocks.APART_READ", read)
     alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
     social.blocks.block(alice, bob)
     social.blocks.block(dave, carol)

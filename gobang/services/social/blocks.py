@@ -19,6 +19,9 @@ from gobang.services.notices import ActionError
 from gobang.services.social.follows import Follows
 from gobang.services.social.relations import check_other, listed
 
+# Queued players whose blocks one query reads.
+APART_READ = 10_000
+
 
 class Blocks:
     def __init__(self, at_most: int, now: Callable[[], datetime], follows: Follows) -> None:
@@ -78,13 +81,17 @@ class Blocks:
 
     def apart(self, user_ids: Collection[int]) -> set[frozenset[int]]:
         """The pairs among these players that must never be paired: either blocks the other.
-        One query, for the whole match queue."""
+        One query for the whole match queue (one per APART_READ players: SQLite takes at most
+        32,766 values in a statement)."""
         if len(user_ids) < 2:
             return set()
-        ids = list(user_ids)
-        rows = db.session.execute(select(Block.blocker_id, Block.blocked_id).where(
-            Block.blocker_id.in_(ids), Block.blocked_id.in_(ids)))
-        return {frozenset(row) for row in rows}
+        ids, found = sorted(user_ids), set(user_ids)
+        pairs: set[frozenset[int]] = set()
+        for start in range(0, len(ids), APART_READ):
+            rows = db.session.execute(select(Block.blocker_id, Block.blocked_id).where(
+                Block.blocker_id.in_(ids[start:start + APART_READ])))
+            pairs.update(frozenset(row) for row in rows if row[1] in found)
+        return pairs
 
     def count(self, user_id: int) -> int:
         """Blocked players who still have an account: a closed one no longer counts."""
