@@ -33,6 +33,10 @@ class Config:
     CHAT_REFUSED_WORDS: list[str] = []
     # Reports (of a player, a game or a chat line) per user per hour.
     REPORTS_PER_HOUR: int = 10
+    # How many players one may follow, and block (each a row of the database; the hall
+    # looks through them as its players come and go).
+    FOLLOWS_AT_MOST: int = 500
+    BLOCKS_AT_MOST: int = 500
     # Match requests and challenges per user per minute.
     HALL_ACTIONS_PER_MINUTE: int = 30
     # Whole hall views (`hall_view`) per user per minute. A page asks for one only when it

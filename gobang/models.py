@@ -265,3 +265,36 @@ class ModerationEntry(db.Model):
 
     moderator: Mapped[User] = relationship(foreign_keys=[moderator_id])
     target: Mapped[User | None] = relationship(foreign_keys=[target_id])
+
+
+class Follow(db.Model):
+    """A player following another: the hall lists those they follow who are online."""
+
+    __tablename__ = "follows"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    follower_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # Indexed: a followed player's coming and going is told to their followers.
+    followed_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("follower_id", "followed_id", name="uq_follows_follower_followed"),
+    )
+
+
+class Block(db.Model):
+    """A player blocking another: no challenge or chat line of the blocked player reaches the
+    blocker, and the matcher never pairs the two (gobang/services/social)."""
+
+    __tablename__ = "blocks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # Indexed: each chat line asks who blocks its author.
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("blocker_id", "blocked_id", name="uq_blocks_blocker_blocked"),
+    )

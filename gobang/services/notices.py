@@ -27,6 +27,9 @@ class Notice:
     payload: dict[str, Any]
     target: str
     key: int | str | None = None
+    # Users whose connections in the target's namespace are left out: those who block the
+    # author of a chat line (gobang/services/social/blocks.py).
+    skip: tuple[int, ...] = ()
 
 
 class ActionError(Exception):

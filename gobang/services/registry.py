@@ -42,6 +42,7 @@ from gobang.services.computer.engines import (
 from gobang.services.events import Bus, GameAdopted, GameEnded, PlayerAway
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import CHAT_KEPT, HallChat
+from gobang.services.hall.following import FollowingList
 from gobang.services.hall.hall import Hall
 from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.matchmaking import Matchmaking
@@ -73,6 +74,8 @@ from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
 from gobang.services.pools import Pools
 from gobang.services.ratelimit import Limiter, RateLimiter, shared_limiter
+from gobang.services.social.blocks import Blocks
+from gobang.services.social.follows import Follows
 from gobang.services.store import (
     LiveStore,
     MatchQueue,
@@ -126,6 +129,8 @@ class Lobby:
     # Every process's live games; `publish` shares this process's (every tick).
     games: GameList
     pairings: Pairings
+    # The online players each hall player follows.
+    following: FollowingList
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,14 @@ class Moderation:
 
 
 @dataclass(frozen=True)
+class Social:
+    """Who players follow and whom they block (gobang/services/social/)."""
+
+    follows: Follows
+    blocks: Blocks
+
+
+@dataclass(frozen=True)
 class Services:
     accounts: Accounts
     # Per client address, across processes with Redis.
@@ -176,6 +189,7 @@ class Services:
     metrics: Metrics
     leadership: Leadership
     moderation: Moderation
+    social: Social
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -226,11 +240,13 @@ def build_services(app: Flask) -> Services:
     pools = Pools.from_settings(cfg["MATCH_POOLS"], cfg["CLOCK_INITIAL_SECONDS"],
                                 cfg["CLOCK_INCREMENT_SECONDS"])
     engines = EnginePool(engine_settings(cfg), clock)
+    follows = Follows(cfg["FOLLOWS_AT_MOST"], utc_now(cfg))
+    social = Social(follows, Blocks(cfg["BLOCKS_AT_MOST"], utc_now(cfg), follows))
     play = _play(app, stores, clock, bus, metrics, limiter, pools, engines.settings.capacity,
-                 leases, directory)
+                 leases, directory, social.blocks)
     actions = limiter(cfg["HALL_ACTIONS_PER_MINUTE"], 60)
     lobby = _lobby(app, stores, clock, rng, play, limiter(*chat_window), actions,
-                   limiter(cfg["HALL_VIEWS_PER_MINUTE"], 60), pools)
+                   limiter(cfg["HALL_VIEWS_PER_MINUTE"], 60), pools, social)
     computer = Computer(play.table, play.factory, play.moves, play.finisher, engines,
                         play.maintenance, actions, rng, pools, play.openings)
     accounts = _accounts(app)
@@ -249,6 +265,7 @@ def build_services(app: Flask) -> Services:
         metrics=metrics, leadership=Leadership(leases),
         moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
                               ModeratorDesk(accounts, utc_now(cfg))),
+        social=social,
     )
 
 
@@ -311,7 +328,8 @@ def engine_settings(cfg: Any) -> EngineSettings:
 
 def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
           limiter: Callable[[int, float], RateLimiter], pools: Pools,
-          computer_capacity: int, leases: Leases, directory: Directory) -> Play:
+          computer_capacity: int, leases: Leases, directory: Directory,
+          blocks: Blocks) -> Play:
     cfg = app.config
     negotiations = limiter(cfg["NEGOTIATIONS_PER_MINUTE"], 60)
     grace = cfg["FORFEIT_GRACE_SECONDS"]
@@ -322,8 +340,9 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
                           wall=cfg.get("WALL_CLOCK") or wall)
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
-                                        cfg["CHAT_WINDOW_SECONDS"]), table, chat_guard(cfg))
-    rematches = Rematches(table, factory, maintenance, computer_capacity)
+                                        cfg["CHAT_WINDOW_SECONDS"]), table, chat_guard(cfg),
+                    blocks)
+    rematches = Rematches(table, factory, maintenance, computer_capacity, blocks)
     # One pace for stones and the opening's other steps: a player's actions on the board.
     move_limiter = limiter(cfg["MOVES_PER_SECOND"], 1)
     openings = OpeningSteps(table, clock, Pace(move_limiter, too_many_moves), finisher)
@@ -347,21 +366,23 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
 
 def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: Play,
            chat_limiter: RateLimiter, action_limiter: RateLimiter, view_limiter: RateLimiter,
-           pools: Pools) -> Lobby:
+           pools: Pools, social: Social) -> Lobby:
     cfg = app.config
     table, maintenance = play.table, play.maintenance
     store, state = stores.live, stores.hall(table)
     matcher = Matcher(stores.queue, clock, rng, cfg["MATCH_GAP_START"], cfg["MATCH_GAP_PER_SECOND"],
-                      connected=lambda users: store.connected_among(Namespace.HALL, users))
+                      connected=lambda users: store.connected_among(Namespace.HALL, users),
+                      apart=social.blocks.apart)
     presence = Presence(store, table, matcher, play.seating.absence, state.presence,
                         state.games, pools.categories(RULESETS))
+    following = FollowingList(social.follows, presence, store)
     view = HallView(presence, state.games, matcher, clock,
                     ViewSizes(cfg["HALL_LIST_SIZE"], cfg["HALL_GAMES_SIZE"]),
-                    cfg["HALL_UPDATE_SECONDS"], pools, state.view)
+                    cfg["HALL_UPDATE_SECONDS"], pools, state.view, following)
     pairings = Pairings(play.factory, play.homes)
     challenges = Challenges(table, presence, matcher, pairings, maintenance, action_limiter,
-                            rng, pools, state.challenges)
-    chat = HallChat(chat_limiter, state.chat, chat_guard(app.config))
+                            rng, pools, state.challenges, social.blocks)
+    chat = HallChat(chat_limiter, state.chat, chat_guard(app.config), social.blocks)
     return Lobby(
         hall=Hall(table, presence, view, matcher, challenges, chat, maintenance, pools,
                   view_limiter),
@@ -369,7 +390,7 @@ def _lobby(app: Flask, stores: Stores, clock: Clock, rng: random.Random, play: P
         matchmaking=Matchmaking(table, matcher, presence, challenges, pairings, maintenance,
                                 action_limiter, pools, cfg["MATCH_BATCH_GAMES"]),
         challenges=challenges, chat=chat, view=view, pools=pools, games=state.games,
-        pairings=pairings,
+        pairings=pairings, following=following,
     )
 
 

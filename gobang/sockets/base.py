@@ -98,7 +98,17 @@ class Publisher:
         local = notice.target in _LOCAL
         for namespace, room_of in _ROUTES[notice.target]:
             socketio.emit(notice.event, notice.payload, namespace=namespace,
-                          to=room_of(notice.key), ignore_queue=local)
+                          to=room_of(notice.key), ignore_queue=local,
+                          skip_sid=self._skipped(namespace, notice.skip))
+
+    def _skipped(self, namespace: str, user_ids: tuple[int, ...]) -> list[str] | None:
+        """The live connections of these users in the namespace: one read of who is
+        connected, then one per user who is."""
+        if not user_ids:
+            return None
+        present = self.store.connected_among(namespace, user_ids)
+        sids = [self.store.connection(namespace, user_id) for user_id in present]
+        return [sid for sid in sids if sid is not None] or None
 
     def _disconnect_user(self, notice: Notice) -> None:
         """Tell each of the user's live connections why, then close it (a ban, from the host)."""

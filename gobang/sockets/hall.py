@@ -29,6 +29,7 @@ class HallNamespace(SessionNamespace):
         replaced, hello = self.lobby.hall.connect(user, request.sid)
         join_room(user_room(user.id))
         self.emit("hello", hello, room=request.sid)
+        self.emit("following", self.lobby.following.of(user.id), room=request.sid)
         self.replace(replaced)  # after `hello`: telling another process's connection waits
 
     def on_disconnect(self, *reason: Any) -> None:

@@ -2,7 +2,8 @@
  * Hall page: wires the /hall namespace to the DOM. This is the one place the hall's pieces
  * (hall/*.js) are put together, so who talks to whom reads on one screen: the hall view and
  * finding players (hall/lists.js), matching in a pool (hall/matching.js), challenges
- * (hall/challenges.js), the player's own game (hall_game.js), chat and the computer's card.
+ * (hall/challenges.js), the players one follows who are online (hall/following.js), the
+ * player's own game (hall_game.js), chat and the computer's card.
  * Every emit carries an acknowledgement; a failed one shows its message in #hall-error.
  * All user-provided text goes in through textContent; words go through t (i18n.js).
  */
@@ -11,6 +12,7 @@ import {Attention} from "./attention.js";
 import {ChatPanel, reportLinks} from "./chat.js";
 import {ChallengeDialog} from "./hall/challenge_dialog.js";
 import {Challenges} from "./hall/challenges.js";
+import {Following} from "./hall/following.js";
 import {HallLists} from "./hall/lists.js";
 import {Matching} from "./hall/matching.js";
 import {CurrentGame} from "./hall_game.js";
@@ -59,6 +61,8 @@ function startHall(root) {
     challenge: (username) => challenges.send(username), rendered: () => matching.renderPools(),
     category: () => categoryOf(...matching.choice()),
   });
+  const following = new Following({list: $("following-list"), count: $("following-count"),
+    empty: $("following-empty")}, {session: session, challenge: (username) => challenges.send(username)});
   const computerFromAddress = startComputerPanel(session, (gameId) => currentGame.set(gameId));
   const hall = {root, chat, currentGame, matching, lists, computerFromAddress, challenges,
     maintenance: $("maintenance-notice")};
@@ -74,6 +78,7 @@ function startHall(root) {
   socket.on("chat", (data) => chat.receive(data));
   socket.on("maintenance", (data) => setMaintenance(hall, Boolean(data.on)));
   challenges.listen(socket);
+  following.listen(socket);
   matching.bind();
   lists.bind();
 }

@@ -109,6 +109,10 @@ def test_every_page_fits_the_screen(browser_player, live_server, device):
     assert_no_sideways_scroll(mine)
     screenshot(mine, f"{device}-profile")
 
+    mine.get_by_test_id("profile-following-link").click()
+    expect(mine.get_by_test_id("no-followed")).to_be_visible()
+    assert_no_sideways_scroll(mine)
+
 
 def test_confirm_moves_previews_on_the_first_tap_and_places_on_the_second(
         browser_player, live_server):

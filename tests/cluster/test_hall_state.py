@@ -153,6 +153,14 @@ def test_a_challenge_sent_on_one_process_is_found_on_another(process):
     assert [c.clock for c in two.state.challenges.all()] == [(300, 3), None]
 
 
+@pytest.mark.parametrize("hidden", [True, False])
+def test_a_challenge_hidden_from_a_blocker_stays_hidden_on_another_process(process, hidden):
+    one, two = process("p1"), process("p2")
+    challenge = Challenge(one.state.challenges.new_id(), 1, 2, "freestyle", None, hidden=hidden)
+    one.state.challenges.add(challenge)
+    assert two.state.challenges.get(challenge.challenge_id).hidden is hidden
+
+
 def test_a_challenge_is_closed_once_whichever_process_closes_it(process):
     one, two = process("p1"), process("p2")
     challenge = Challenge(one.state.challenges.new_id(), 1, 2, "freestyle", None)

@@ -15,6 +15,7 @@ from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from gobang import ROOT
 from gobang.extensions import db, migrate
@@ -176,3 +177,25 @@ def test_games_from_before_openings_were_played_without_one(migration_app):
     upgrade()
     openings = db.session.execute(text("SELECT opening, opening_log FROM games")).all()
     assert openings and set(openings) == {("none", None)}
+
+
+BEFORE_FOLLOWS = "d0e1f2a3b4c5"
+
+
+def test_follows_and_blocks_come_empty_and_keep_one_row_per_pair(migration_app):
+    upgrade(revision=BEFORE_FOLLOWS)
+    fill_first_revision()  # "ann" and "bo"
+    upgrade()
+    assert db.session.execute(text("SELECT COUNT(*) FROM follows")).scalar() == 0
+    row = {"a": 1, "b": 2, "when": WHEN}
+    for table, columns in (("follows", "follower_id, followed_id"),
+                           ("blocks", "blocker_id, blocked_id")):
+        insert = text(f"INSERT INTO {table} ({columns}, created_at) VALUES (:a, :b, :when)")
+        db.session.execute(insert, row)
+        db.session.execute(insert, {**row, "a": 2, "b": 1})  # the other way round is another
+        db.session.commit()
+        with pytest.raises(IntegrityError):
+            db.session.execute(insert, row)
+        db.session.rollback()
+    downgrade(revision=BEFORE_FOLLOWS)
+    assert not {"follows", "blocks"} & set(inspect(db.engine).get_table_names())

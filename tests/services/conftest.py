@@ -41,6 +41,18 @@ def users(env: Services):
     return make
 
 
+@pytest.fixture
+def hall_of(env):
+    """Players in the hall: each with a hall connection."""
+
+    def arrive(*people):
+        for number, user in enumerate(people):
+            env.lobby.hall.connect(user, f"hall-{user.id}-{number}")
+        return people
+
+    return arrive
+
+
 def events(notices) -> list[str]:
     return [notice.event for notice in notices]
 

@@ -15,16 +15,6 @@ from tests.support.pools import NO_ONE_WAITING
 FIVE_FOR_BLACK = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]
 
 
-@pytest.fixture
-def hall_of(env):
-    def arrive(*people):
-        for number, user in enumerate(people):
-            env.lobby.hall.connect(user, f"hall-{user.id}-{number}")
-        return people
-
-    return arrive
-
-
 def test_hello_carries_the_view_as_last_sent(env, users, hall_of, clock):
     alice, bob = hall_of(*users("alice", "bob"))
     env.lobby.view.flush()

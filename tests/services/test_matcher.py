@@ -26,9 +26,17 @@ def gone() -> set[int]:
 
 
 @pytest.fixture
-def matcher(clock: FakeClock, gone: set[int]) -> Matcher:
+def blocks() -> set[tuple[int, int]]:
+    """(blocker, blocked) pairs."""
+    return set()
+
+
+@pytest.fixture
+def matcher(clock: FakeClock, gone: set[int], blocks: set[tuple[int, int]]) -> Matcher:
     return Matcher(MemoryQueue(), clock, random.Random(1), gap_start=50, gap_per_second=50,
-                   connected=lambda users: set(users) - gone)
+                   connected=lambda users: set(users) - gone,
+                   apart=lambda users: {frozenset(pair) for pair in blocks
+                                        if set(pair) <= set(users)})
 
 
 def pairs(pairings: list[Pairing]) -> set[frozenset[int]]:
@@ -197,3 +205,46 @@ def test_a_pairing_in_an_opening_pool_carries_its_opening(matcher):
     assert matcher.pool_of(1) == Pool("renju", RAPID, "taraguchi-10")
     (pairing,) = matcher.tick()[0]
     assert (pairing.ruleset, pairing.clock, pairing.opening) == ("renju", RAPID, "taraguchi-10")
+
+
+BLOCKS = pytest.mark.parametrize("blocked", [(1, 2), (2, 1)],
+                                 ids=["1-blocks-2", "2-blocks-1"])
+
+
+@BLOCKS
+def test_two_players_either_of_whom_blocks_the_other_are_never_paired(matcher, clock, blocks,
+                                                                     blocked):
+    blocks.add(blocked)
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1000, "freestyle", BLITZ)
+    for _second in range(60):
+        clock.advance(1)
+        assert matcher.tick()[0] == []
+
+
+@BLOCKS
+def test_a_blocked_neighbour_in_score_is_stepped_over_to_the_next(matcher, blocks, blocked):
+    blocks.add(blocked)
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1010, "freestyle", BLITZ)
+    matcher.enqueue(3, 1020, "freestyle", BLITZ)
+    assert pairs(matcher.tick()[0]) == {frozenset({1, 3})}
+
+
+def test_a_block_between_others_changes_nobody_else_s_pairing(matcher, blocks):
+    blocks.add((3, 4))
+    for user_id, score in ((1, 1000), (2, 1005), (3, 1500), (4, 1505)):
+        matcher.enqueue(user_id, score, "freestyle", BLITZ)
+    assert pairs(matcher.tick()[0]) == {frozenset({1, 2})}
+
+
+def test_the_blocks_are_read_once_a_tick_and_only_for_pools_of_two_or_more(clock):
+    asked: list[set[int]] = []
+    matcher = Matcher(MemoryQueue(), clock, random.Random(1), 50, 50, set,
+                      apart=lambda users: asked.append(set(users)) or set())
+    matcher.enqueue(1, 1000, "freestyle", BLITZ)
+    matcher.enqueue(2, 1000, "freestyle", RAPID)
+    matcher.tick()
+    matcher.enqueue(3, 2000, "freestyle", BLITZ)
+    matcher.tick()
+    assert asked == [{1, 3}]

@@ -178,3 +178,19 @@ def test_the_end_of_a_game_whose_spectators_said_nothing_sends_no_chat(env, room
     say(env, live, black, "good luck")
     notices = env.play.finisher.resign(live.game_id, white.id)
     assert "chat_opened" not in [n.event for n in notices]
+
+
+def test_a_spectators_line_in_play_skips_those_who_block_its_author(env, room):
+    live, black, _white, watcher = room
+    env.social.blocks.block(black, watcher)
+    (notice,) = say(env, live, watcher, "nice block!")
+    assert (notice.target, notice.skip) == (SPECTATOR_CHAT, (black.id,))
+
+
+def test_the_end_sends_a_player_none_of_the_spectators_lines_by_those_they_block(env, room):
+    live, black, white, watcher = room
+    env.social.blocks.block(black, watcher)
+    say(env, live, watcher, "nice block!")
+    notices = env.play.finisher.resign(live.game_id, white.id)
+    opened = {n.key: n.payload["chat"] for n in notices if n.event == "chat_opened"}
+    assert list(opened) == [white.id]

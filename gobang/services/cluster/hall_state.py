@@ -218,7 +218,8 @@ def _challenge(raw: bytes | str) -> Challenge:
                      tuple(clock) if clock is not None else None,
                      found.get("rated", True),  # written before casual games: rated
                      found.get("color", "random"),
-                     found.get("opening", "none"))  # written before openings: none
+                     found.get("opening", "none"),  # written before openings: none
+                     found.get("hidden", False))  # written before blocks: shown
 
 
 class RedisViewRecord:

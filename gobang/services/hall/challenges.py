@@ -2,6 +2,9 @@
 
 The challenger waits in the hall; the challenged player may be on any page of the site, so
 what they are told goes to all their pages (`USER`), the hall and each page's /site connection.
+
+A challenge from a player the challenged one blocks is kept like any other but never shown to
+them (`hidden`): to its sender it is a challenge nobody answers, ended as any other is.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
 from gobang.services.pools import NO_OPENING, OMITTED, Pools, wire
 from gobang.services.ratelimit import RateLimiter
+from gobang.services.social.blocks import Blocks
 from gobang.services.validation import ruleset_choice
 
 # What a challenger may ask to play.
@@ -34,8 +38,9 @@ CHALLENGER_COLORS = ("black", "white", "random")
 class Challenges:
     def __init__(self, table: GameTable, presence: Presence, matcher: Matcher,
                  pairings: Pairings, maintenance: Maintenance, limiter: RateLimiter,
-                 rng: random.Random, pools: Pools, book: ChallengeBook) -> None:
+                 rng: random.Random, pools: Pools, book: ChallengeBook, blocks: Blocks) -> None:
         self.table = table
+        self.blocks = blocks
         self.pools = pools
         self.presence = presence
         self.matcher = matcher
@@ -66,15 +71,21 @@ class Challenges:
         check_action_rate(self.limiter, user.id)
         target = self._online_user(username)
         self._check_can_challenge(user, target)
+        blocking, blocked = self.blocks.between(user.id, target.id)
+        if blocking:
+            raise ActionError("blocked", gettext(
+                "You have blocked %(name)s: unblock them to challenge them.",
+                name=target.username))
         notices = self.drop_from(user.id)
         self.matcher.cancel(user.id)
         challenge = Challenge(self.book.new_id(), user.id, target.id, ruleset, clock, rated,
-                              color, opening)
+                              color, opening, hidden=blocked)
         self.book.add(challenge)
-        notices.append(Notice("challenge_received", {
-            "challenge_id": challenge.challenge_id, "from": user.player(), "ruleset": ruleset,
-            "clock": wire(clock), "rated": rated, "color": color, "opening": opening},
-            USER, target.id))
+        if not blocked:
+            notices.append(Notice("challenge_received", {
+                "challenge_id": challenge.challenge_id, "from": user.player(),
+                "ruleset": ruleset, "clock": wire(clock), "rated": rated, "color": color,
+                "opening": opening}, USER, target.id))
         return challenge.challenge_id, notices + self.presence.changed(user.id)
 
     def answer(self, user: User, challenge_id: Any, accept: Any) -> list[Notice]:
@@ -82,7 +93,7 @@ class Challenges:
             raise ActionError("bad_request",
                               gettext("Send challenge_id (string) and accept (boolean)."))
         challenge = self.book.get(challenge_id)
-        if challenge is None or challenge.to_id != user.id:
+        if challenge is None or challenge.to_id != user.id or challenge.hidden:
             raise _no_longer_open()
         if accept:
             self.maintenance.check_open()
@@ -125,6 +136,10 @@ class Challenges:
     def drop_all(self) -> list[Notice]:
         return self._drop(lambda _challenge: True)
 
+    def drop_between(self, user_id: int, other_id: int) -> list[Notice]:
+        """Cancel the challenges between two players (one has just blocked the other)."""
+        return self._drop(lambda c: {c.from_id, c.to_id} == {user_id, other_id})
+
     def _check_can_challenge(self, user: User, target: User) -> None:
         if target.id == user.id:
             raise ActionError("bad_request", gettext("You cannot challenge yourself."))
@@ -148,8 +163,9 @@ class Challenges:
             if not self.book.take(challenge.challenge_id):
                 continue  # closed meanwhile: whoever closed it told both players
             payload = {"challenge_id": challenge.challenge_id}
-            notices += [Notice("challenge_cancelled", payload, USER, challenge.from_id),
-                        Notice("challenge_cancelled", payload, USER, challenge.to_id)]
+            notices.append(Notice("challenge_cancelled", payload, USER, challenge.from_id))
+            if not challenge.hidden:
+                notices.append(Notice("challenge_cancelled", payload, USER, challenge.to_id))
         return notices
 
 

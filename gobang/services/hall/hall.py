@@ -53,7 +53,7 @@ class Hall:
         hello = {
             **self.presence.personal(user),
             "current_game": self.table.current_game_of(user.id),
-            "chat": self.chat.recent(),
+            "chat": self.chat.recent(user.id),
             "rulesets": list(RULESETS),
             "clocks": [wire(clock) for clock in self.pools.clocks],
             "default_clock": wire(self.pools.default),

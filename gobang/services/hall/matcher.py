@@ -4,7 +4,9 @@ by their rating in the pool's category (the entries' `score`).
 The allowed gap starts narrow and widens with the waiting time of the player who has waited
 longest, so close opponents meet first but nobody waits forever while another player of the
 same pool is queued; it is twice as wide when either rating is provisional, which says little
-yet. Longest-waiting players are served first.
+yet. Longest-waiting players are served first. Two players either of whom blocks the other are
+never paired (`apart`): one rule for one process and for several, where the leader's matcher
+pairs the queue that Redis holds.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Matcher:
         gap_start: int,
         gap_per_second: int,
         connected: Callable[[list[int]], set[int]],
+        apart: Callable[[list[int]], set[frozenset[int]]] = lambda _users: set(),
     ) -> None:
         self.queue = queue
         self.clock = clock
@@ -46,6 +49,9 @@ class Matcher:
         self.gap_per_second = gap_per_second
         # Of these users, those whose hall connection lives: one read for the whole queue.
         self.connected = connected
+        # Of these users, the pairs that must never meet (either blocks the other): one
+        # read for the whole queue.
+        self.apart = apart
 
     def enqueue(self, user_id: int, score: int, ruleset: str, clock: TimeControl,
                 provisional: bool = False, opening: str = NO_OPENING) -> bool:
@@ -84,9 +90,12 @@ class Matcher:
         by_pool: dict[Pool, list[QueueEntry]] = {}
         for entry in self.queue.entries():
             by_pool.setdefault(pool_of(entry), []).append(entry)
+        crowded = [e.user_id for entries in by_pool.values() if len(entries) > 1
+                   for e in entries]
+        apart = self.apart(crowded) if crowded else set()
         pairings: list[Pairing] = []
         for entries in by_pool.values():
-            pairings += self._pair_pool(entries)
+            pairings += self._pair_pool(entries, apart)
         return pairings, dropped
 
     def take(self, pairings: list[Pairing]) -> list[Pairing]:
@@ -100,12 +109,14 @@ class Matcher:
         """Their game is made (or refused): the pair is no longer kept aside."""
         self.queue.settle(pairing.black, pairing.white)
 
-    def _pair_pool(self, entries: list[QueueEntry]) -> list[Pairing]:
+    def _pair_pool(self, entries: list[QueueEntry],
+                   apart: set[frozenset[int]]) -> list[Pairing]:
         """Longest waiters first, each with the untaken player nearest in score within the
         gap (ties: the longer waiter). The untaken are kept in score order and a pair leaves
         it at once, so each player's candidates are its two neighbours there: everyone
         who waited longer is already paired (two equal scores always pair), so a neighbour
-        on the same side is never passed over. A crowd of equal scores stays cheap."""
+        on the same side is never passed over. A crowd of equal scores stays cheap. A
+        neighbour `apart` from the player (a block) is stepped over to the next one."""
         now = self.clock()
         keys = sorted((e.score, e.joined_at, e.user_id) for e in entries)
         by_id = {e.user_id: e for e in entries}
@@ -116,8 +127,10 @@ class Matcher:
             if place == len(keys) or keys[place] != key:
                 continue  # taken
             gap = self.allowed_gap(now - entry.joined_at)
-            partner = _closest(entry, [by_id[keys[i][2]] for i in (place - 1, place + 1)
-                                       if 0 <= i < len(keys)], gap)
+            reach = gap * PROVISIONAL_GAP_FACTOR  # the widest any pair's gap can be
+            partner = _closest(entry, [
+                found for step in (-1, 1)
+                if (found := _neighbour(entry, keys, place, step, by_id, apart, reach))], gap)
             if partner is not None:
                 taken = sorted((place, bisect.bisect_left(
                     keys, (partner.score, partner.joined_at, partner.user_id))))
@@ -142,6 +155,22 @@ PROVISIONAL_GAP_FACTOR = 2
 
 def _widened(gap: float, a: QueueEntry, b: QueueEntry) -> float:
     return gap * (PROVISIONAL_GAP_FACTOR if a.provisional or b.provisional else 1)
+
+
+def _neighbour(entry: QueueEntry, keys: list[tuple[int, float, int]], place: int, step: int,
+               by_id: dict[int, QueueEntry], apart: set[frozenset[int]],
+               reach: float) -> QueueEntry | None:
+    """The nearest untaken player on one side of `place` in score order whom the entry may
+    meet, within `reach` of its score."""
+    index = place + step
+    while 0 <= index < len(keys):
+        other = by_id[keys[index][2]]
+        if abs(other.score - entry.score) > reach:
+            return None
+        if not apart or frozenset((entry.user_id, other.user_id)) not in apart:
+            return other
+        index += step
+    return None
 
 
 def _closest(entry: QueueEntry, neighbours: list[QueueEntry], gap: float) -> QueueEntry | None:

@@ -29,6 +29,9 @@ class Challenge:
     rated: bool = True
     color: str = "random"  # the challenger's: black, white or random
     opening: str = "none"  # an opening rule the ruleset allows (gobang.rules.openings)
+    # From a player the challenged one blocks: never shown to them, and never accepted; it
+    # ends as any unanswered challenge does (gobang/services/social/blocks.py).
+    hidden: bool = False
 
 
 class PresenceState(Protocol):

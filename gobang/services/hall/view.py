@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gobang.services.clock import Clock
+from gobang.services.hall.following import FollowingList
 from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.presence import Presence
 from gobang.services.hall.state import GameList, ViewRecord
@@ -49,8 +50,11 @@ class _Sent:
 
 class HallView:
     def __init__(self, presence: Presence, games: GameList, matcher: Matcher, clock: Clock,
-                 sizes: ViewSizes, interval: float, pools: Pools, record: ViewRecord) -> None:
+                 sizes: ViewSizes, interval: float, pools: Pools, record: ViewRecord,
+                 following: FollowingList | None = None) -> None:
         self.pools = pools
+        # Told, with each update, who of the players one follows came, went or changed game.
+        self.following = following
         self.presence = presence
         # Every process's live games, as summaries.
         self.games = games
@@ -81,13 +85,15 @@ class HallView:
                      {g["game_id"]: g for g in found["games"]})
 
     def flush(self) -> list[Notice]:
-        """One `hall_update` when the interval has passed and the view changed; else nothing."""
+        """One `hall_update` when the interval has passed and the view changed, and the
+        followers' `following_update`s; else nothing."""
         now = self.clock()
         if now < self._due:
             return []
         self._due = now + self.interval
         live = self.games.summaries()
         online = self.presence.players(live)
+        told = self.following.changed(live, online) if self.following is not None else []
         counts, players = self._counts(live, online), self._players(online)
         games = self._games(live)
         before = self._last_sent()
@@ -97,12 +103,12 @@ class HallView:
         if counts != before.counts:
             update["counts"] = counts
         elif not any(update["players"].values()) and not any(update["games"].values()):
-            return []
+            return told
         with self._lock:
             self.record.write({"seq": before.seq + 1, "counts": counts,
                                "players": list(players.values()),
                                "games": list(games.values())})
-        return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL)]
+        return [Notice("hall_update", {"seq": before.seq + 1, **update}, HALL), *told]
 
     def _counts(self, live: list[Entry], online: list[Entry]) -> dict[str, Any]:
         """Waiting players by pool, every pool named (`freestyle/300+3`,

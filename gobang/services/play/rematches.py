@@ -1,5 +1,7 @@
 """Rematches: once both players of a finished game offer one, a new game with colours swapped
-and the same clock. The computer accepts at once, while it has room for another game."""
+and the same clock. The computer accepts at once, while it has room for another game. Between
+two players one of whom blocks the other there is none: the blocker is told so, the blocked
+player's offer is answered as any and goes no further (gobang/services/social/blocks.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from gobang.services.openings.stored import first_and_second
 from gobang.services.play.factory import GameFactory
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
+from gobang.services.social.blocks import Blocks
 from gobang.services.store import Recent
 from gobang.vocabulary import BLACK, WHITE, Status
 
@@ -22,8 +25,9 @@ RECENT_GAMES_KEPT = 2000
 
 class Rematches:
     def __init__(self, table: GameTable, factory: GameFactory, maintenance: Maintenance,
-                 computer_capacity: int) -> None:
+                 computer_capacity: int, blocks: Blocks) -> None:
         self.table = table
+        self.blocks = blocks
         self.factory = factory
         self.maintenance = maintenance
         self.computer_capacity = computer_capacity
@@ -48,6 +52,8 @@ class Rematches:
         for other in (row.black_id, row.white_id):
             if self.table.current_game_of(other) is not None:
                 raise ActionError("busy", gettext("A player is already in another game."))
+        if row.computer_level is None and self._blocked(user_id, row):
+            return []  # as an offer the opponent does not take up
         offers = self._offers.setdefault(row.id, set())
         offers.add(color)
         if row.computer_level is not None:
@@ -61,6 +67,15 @@ class Rematches:
             raise ActionError("busy", gettext(
                 "The computer is playing as many games as it can; try again in a moment."))
         offers.update((BLACK, WHITE))
+
+    def _blocked(self, user_id: int, row: Game) -> bool:
+        """Whether the other player blocks the user; refused if the user blocks them."""
+        other_id = row.white_id if user_id == row.black_id else row.black_id
+        blocking, blocked = self.blocks.between(user_id, other_id)
+        if blocking:
+            raise ActionError("blocked", gettext(
+                "You have blocked this player: unblock them to play them again."))
+        return blocked
 
     def open_offers(self, game_id: int) -> list[str]:
         return sorted(self._offers.get(game_id, ()))

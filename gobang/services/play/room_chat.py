@@ -10,7 +10,8 @@ joined the game in the spectators'. Who hears what (docs/protocol.md, "Two chats
 - after the end both go to the whole room, and each player is sent what the spectators said.
 
 Each channel keeps its last lines per game in this process's memory, for a page that joins
-or comes back (the join state's `chat` and `spectator_chat`).
+or comes back (the join state's `chat` and `spectator_chat`). A line never reaches those who
+block its author, live or in the state's history.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from gobang.services.notices import GAME, ROOM_USER, SPECTATOR_CHAT, ActionError
 from gobang.services.play.live import room_notice
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
+from gobang.services.social.blocks import Blocks
 from gobang.services.store import Recent
 from gobang.services.text import check_rate, clean_text, timestamp
 from gobang.vocabulary import Status
@@ -64,8 +66,9 @@ class Attendance:
 
 class RoomChat:
     def __init__(self, attendance: Attendance, limiter: RateLimiter, table: GameTable,
-                 guard: ChatGuard) -> None:
+                 guard: ChatGuard, blocks: Blocks) -> None:
         self.attendance = attendance
+        self.blocks = blocks
         self.guard = guard
         self.table = table
         self.limiter = limiter
@@ -89,34 +92,46 @@ class RoomChat:
         log = self._logs[channel].setdefault(game_id, [])
         log.append(message)
         del log[:-CHAT_KEPT]
-        return [self._notice(game_id, message)]
+        return [self._notice(game_id, message, self.blocks.blocker_ids(user.id))]
 
-    def _notice(self, game_id: int, message: dict[str, Any]) -> Notice:
+    def _notice(self, game_id: int, message: dict[str, Any],
+                blockers: tuple[int, ...] = ()) -> Notice:
         """While the game is played here, a players' line is numbered as the game's other
         events, and a spectators' line goes to those who hear that channel, unnumbered: a
         player who does not hear it must not see a gap in the numbers. After the end (or on a
         process that does not play it) a line of either channel is not one of the game's
-        events, and goes to the whole room."""
+        events, and goes to the whole room. A line is not sent to those who block its author,
+        and is then unnumbered too: a number would leave them a gap to ask the whole state
+        for."""
         live = self.table.get(game_id)
         if live is None:
-            return Notice("chat", message, GAME, game_id)
+            return Notice("chat", message, GAME, game_id, skip=blockers)
         with live.lock:
             if live.status == Status.FINISHED:
-                return Notice("chat", message, GAME, game_id)
+                return Notice("chat", message, GAME, game_id, skip=blockers)
             if message["channel"] == SPECTATORS:
-                return Notice("chat", message, SPECTATOR_CHAT, game_id)
+                return Notice("chat", message, SPECTATOR_CHAT, game_id, skip=blockers)
+            if blockers:
+                return Notice("chat", message, GAME, game_id, skip=blockers)
             return room_notice("chat", live, **message)
 
-    def history(self, game_id: int, channel: str = PLAYERS) -> list[dict[str, Any]]:
-        return list(self._logs[channel].get(game_id, []))
+    def history(self, game_id: int, channel: str = PLAYERS,
+                hidden: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+        """The channel's last lines at the game, without those of the `hidden` authors."""
+        return [m for m in self._logs[channel].get(game_id, []) if m["from"]["id"] not in hidden]
 
-    def histories(self, game_id: int, hears_spectators: bool) -> dict[str, Any]:
+    def histories(self, game_id: int, hears_spectators: bool,
+                  hidden: frozenset[int] = frozenset()) -> dict[str, Any]:
         """What a join state carries: the players' channel (`chat`), and the spectators'
-        (`spectator_chat`) for whoever may read it now, else None."""
-        return {"chat": self.history(game_id, PLAYERS),
-                "spectator_chat": (self.history(game_id, SPECTATORS) if hears_spectators
-                                   else None)}
+        (`spectator_chat`) for whoever may read it now, else None; neither with the lines of
+        the `hidden` authors."""
+        return {"chat": self.history(game_id, PLAYERS, hidden),
+                "spectator_chat": (self.history(game_id, SPECTATORS, hidden)
+                                   if hears_spectators else None)}
 
+    def hidden_from(self, reader_id: int) -> frozenset[int]:
+        """The authors whose lines `reader_id` is not shown: those they block."""
+        return self.blocks.blocked_ids(reader_id)
     def hears_spectators(self, game_id: int, user_id: int) -> bool:
         """Whether the user, joining the game now, hears its spectators' chat: a spectator
         does; a player of a game in play only with their preference on (read at each join,
@@ -129,12 +144,15 @@ class RoomChat:
 
     def game_ended(self, ended: GameEnded) -> list[Notice]:
         """The spectators' chat opens to the players at the end: each is sent what was said
-        there while they played (nothing, when nothing was)."""
-        said = self.history(ended.game_id, SPECTATORS)
-        if not said:
-            return []
-        opened = {"game_id": ended.game_id, "channel": SPECTATORS, "chat": said}
-        return [Notice("chat_opened", opened, ROOM_USER, user_id) for user_id in ended.user_ids]
+        there while they played (nothing, when nothing was), but for the lines of those they
+        block."""
+        notices = []
+        for user_id in ended.user_ids:
+            said = self.history(ended.game_id, SPECTATORS, self.hidden_from(user_id))
+            if said:
+                opened = {"game_id": ended.game_id, "channel": SPECTATORS, "chat": said}
+                notices.append(Notice("chat_opened", opened, ROOM_USER, user_id))
+        return notices
 
     def _role(self, game_id: int, user_id: int, sid: str) -> str:
         row = db.session.get(Game, game_id)

@@ -66,6 +66,7 @@ class Seating:
             hears_spectators = self.chat.hears_spectators(game_id, user_id)
         live = self.table.get(game_id)
         state = _stored(game_id, user_id) if live is None else {}
+        hidden = self.chat.hidden_from(user_id)
         # Handing the connection back to the pool waits on the database.
         db.session.close()
         if live is not None:
@@ -74,7 +75,7 @@ class Seating:
         # A game that ended meanwhile is open to all: its players were sent its spectators'
         # chat (RoomChat.game_ended), and a state without it must not hide it again.
         ended = state["status"] == Status.FINISHED
-        state.update(self.chat.histories(game_id, hears_spectators or ended))
+        state.update(self.chat.histories(game_id, hears_spectators or ended, hidden))
         state["rematch_offers"] = self.rematches.open_offers(game_id)
         return state
 

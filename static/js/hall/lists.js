@@ -8,7 +8,7 @@ import {t} from "../i18n.js";
 import {button, el, show} from "../page.js";
 import {rulesetName, statusName} from "./words.js";
 
-function watchLink(gameId) {
+export function watchLink(gameId) {
   const watch = el("a", "button-link", t("Watch"));
   watch.href = `/game/${gameId}`;
   watch.dataset.testid = "watch-link";

@@ -1,0 +1,29 @@
+"""What following and blocking share: who may be the other end of one, and the list of them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask_babel import gettext
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.models import User
+from gobang.services.notices import ActionError
+
+
+def check_other(user: User, target: User | None, yourself: str) -> User:
+    """The other player of a new relation: a person with an account, not the user."""
+    if target is None or target.deleted or target.computer_level is not None:
+        raise ActionError("not_found", gettext("There is no player of that name."))
+    if target.id == user.id:
+        raise ActionError("bad_request", yourself)
+    return target
+
+
+def listed(ids: Sequence[int]) -> list[User]:
+    """The players of these ids who still have an account, in name order."""
+    if not ids:
+        return []
+    users = db.session.scalars(select(User).where(User.id.in_(ids), User.deleted.is_(False)))
+    return sorted(users, key=lambda user: (user.username_key or "", user.id))
