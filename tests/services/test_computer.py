@@ -416,6 +416,11 @@ def test_an_external_engine_is_refused_for_an_opening_it_does_not_play(env, huma
 def test_an_external_engine_that_plays_swap2_is_asked_its_steps(env, seated, human, color,
                                                                caplog):
     caplog.set_level("INFO", logger="gobang.computer")
+    # The engine started first: a step is due a second after it is asked, and a start on a
+    # busy machine (a Python process, niced) can take longer, when the server rightly chooses
+    # instead. That fallback is the next test's; this one is about the engine's answers.
+    env.computer.engines.prepare(1, 1)
+    assert wait_until(lambda: env.computer.engines.running() >= 1, WAIT_SECONDS)
     live = seated(color, opening="swap2")
     play_out(env, live, human)
     assert "swap2 answer from the engine" in caplog.text
