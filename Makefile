@@ -93,9 +93,19 @@ translations: install
 	$(VENV)/bin/pybabel update -i $(POT) -d gobang/translations --ignore-obsolete
 	$(VENV)/bin/pybabel compile -d gobang/translations --statistics
 
+# The front end's third-party files, pinned, from the npm registry. axe-core is for the
+# accessibility test only (tests/browser/test_accessibility.py adds it to the page); no page
+# loads it.
+SOCKETIO_CLIENT_VERSION := 4.8.4
+AXE_CORE_VERSION := 4.14.1
 vendor:
-	cd /tmp && npm pack socket.io-client@4.8.4 && tar xzf socket.io-client-4.8.4.tgz
-	cp /tmp/package/dist/socket.io.min.js static/vendor/socket.io.min.js
+	rm -rf /tmp/gobang-vendor && mkdir -p /tmp/gobang-vendor/socket.io /tmp/gobang-vendor/axe
+	cd /tmp/gobang-vendor && npm pack socket.io-client@$(SOCKETIO_CLIENT_VERSION) axe-core@$(AXE_CORE_VERSION)
+	tar xzf /tmp/gobang-vendor/socket.io-client-$(SOCKETIO_CLIENT_VERSION).tgz -C /tmp/gobang-vendor/socket.io
+	tar xzf /tmp/gobang-vendor/axe-core-$(AXE_CORE_VERSION).tgz -C /tmp/gobang-vendor/axe
+	cp /tmp/gobang-vendor/socket.io/package/dist/socket.io.min.js static/vendor/socket.io.min.js
+	cp /tmp/gobang-vendor/axe/package/axe.min.js static/vendor/axe.min.js
+	cp /tmp/gobang-vendor/axe/package/LICENSE static/vendor/axe.LICENSE
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -135,8 +135,6 @@ _ROOM = (
 # The room's move list, abort countdown and renju hints (and the board's mark for them).
 _ROOM_PLAY = (
     N_("Aborted"),
-    N_("Move {n}: black {point}"),
-    N_("Move {n}: white {point}"),
     N_("Move within {time} or the game is aborted."),
     N_("The game is aborted unless a move comes within {time}."),
     N_("forbidden for black"),

@@ -278,7 +278,11 @@ export class GobangBoard {
     btn.classList.toggle("marked", !stone && this.marks.has(index));
     for (const kind of Object.keys(SPOTS)) btn.classList.toggle(kind, !stone && this.spots.get(index) === kind);
     btn.setAttribute("aria-disabled", String(!this.interactive || Boolean(stone)));
-    btn.textContent = stone && this.showNumbers ? String(stone.n) : "";
+    const number = stone && this.showNumbers ? String(stone.n) : "";
+    btn.textContent = number;
+    // The name holds what the point shows: its notation, and the move's number when shown.
+    const name = notation(Number(btn.dataset.row), Number(btn.dataset.col));
+    btn.setAttribute("aria-label", number ? `${name} ${number}` : name);
   }
 
   handleClick(event) {

@@ -41,7 +41,7 @@ def test_the_move_list_follows_the_game_live_in_notation(browser_player, live_se
     items = white.get_by_test_id("move-item")
     expect(items).to_have_count(3)
     expect(items).to_have_text(["1.h8", "2.h9", "3.i8"])
-    expect(items.nth(1)).to_have_attribute("aria-label", "Move 2: white h9")
+    expect(items.nth(1)).to_have_accessible_name("2. white h9")
     expect(items.nth(2)).to_have_attribute("aria-current", "step")
 
 
@@ -71,8 +71,7 @@ def test_the_move_list_in_chinese(browser_player, live_server):
     expect(chinese.locator("#moves-title")).to_have_text("棋谱")
     chinese.get_by_test_id("move-item").first.click()
     expect(chinese.get_by_test_id("live-button")).to_have_text("回到当前局面")
-    expect(chinese.get_by_test_id("move-item").first).to_have_attribute(
-        "aria-label", "第 1 手：黑方 h8")
+    expect(chinese.get_by_test_id("move-item").first).to_have_accessible_name("1. 黑方 h8")
 
 
 @pytest.mark.parametrize(("locale", "text"), [(None, "New opponent"), ("zh-CN", "换个对手")])

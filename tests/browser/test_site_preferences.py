@@ -61,7 +61,8 @@ def test_preferences_chosen_in_settings_hold_in_a_game_and_follow_the_player(
     face = ann.get_by_test_id("board").evaluate("el => getComputedStyle(el).backgroundColor")
     assert face == PLAIN_FACE
     click_point(black, "h8")  # a stone to see the theme with
-    expect(ann.locator('[aria-label="h8"]')).to_have_attribute("data-stone", "black")
+    # With move numbers on, a stone's point is named by its notation and its number.
+    expect(ann.locator('[aria-label="h8 1"]')).to_have_attribute("data-stone", "black")
     ann.screenshot(path=str(ARTIFACTS / f"room-plain-{locale}.png"), full_page=True)
 
     assert save_from_the_room(ann, "mute-toggle")["sound"] is True

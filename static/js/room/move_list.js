@@ -38,10 +38,12 @@ export class MoveList {
     button.type = "button";
     button.dataset.move = String(number);
     button.setAttribute("data-testid", "move-item");
-    button.setAttribute("aria-label", color === "black" ? t("Move {n}: black {point}", {n: number, point: notation(row, col)})
-      : t("Move {n}: white {point}", {n: number, point: notation(row, col)}));
+    // Named by what it shows, "1. black h8": the stone is an image of its colour.
+    const stone = el("span", `stone-icon small ${color}`);
+    stone.setAttribute("role", "img");
+    stone.setAttribute("aria-label", color === "black" ? t("black") : t("white"));
     button.appendChild(el("span", "move-number", `${number}.`));
-    button.appendChild(el("span", `stone-icon small ${color}`));
+    button.appendChild(stone);
     button.appendChild(el("span", "move-point", notation(row, col)));
     li.appendChild(button);
     return li;
