@@ -33,6 +33,9 @@ class Config:
     CHAT_REFUSED_WORDS: list[str] = []
     # Reports (of a player, a game or a chat line) per user per hour.
     REPORTS_PER_HOUR: int = 10
+    # Guest accounts ("Play the computer as a guest") made per client address per hour; 0
+    # offers no guest play. Watching games needs no account whatever this says.
+    GUESTS_PER_HOUR_PER_ADDRESS: int = 10
     # Match requests and challenges per user per minute.
     HALL_ACTIONS_PER_MINUTE: int = 30
     # Whole hall views (`hall_view`) per user per minute. A page asks for one only when it

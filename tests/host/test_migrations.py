@@ -176,3 +176,15 @@ def test_games_from_before_openings_were_played_without_one(migration_app):
     upgrade()
     openings = db.session.execute(text("SELECT opening, opening_log FROM games")).all()
     assert openings and set(openings) == {("none", None)}
+
+
+BEFORE_GUESTS = "d0e1f2a3b4c5"
+
+
+def test_accounts_from_before_guests_are_registered_ones(migration_app):
+    upgrade(revision=BEFORE_GUESTS)
+    fill_before_ratings()
+    upgrade()
+    guests = db.session.execute(text("SELECT id, guest FROM users ORDER BY id")).all()
+    assert [(user_id, bool(flag)) for user_id, flag in guests] == [
+        (1, False), (2, False), (3, False)]
