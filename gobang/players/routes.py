@@ -28,7 +28,7 @@ def viewer_id() -> int | None:
 @bp.route("/u/<username>")
 def profile(username: str) -> str:
     user = services().accounts.find(username)
-    if user is None or user.deleted:
+    if user is None or not user.has_profile:  # deleted accounts and guests have no page
         abort(404)
     games = players.recent_games(user.id, page_arg())
     if games is None:
