@@ -37,6 +37,9 @@ class Config:
     # looks through them as its players come and go).
     FOLLOWS_AT_MOST: int = 500
     BLOCKS_AT_MOST: int = 500
+    # Guest accounts ("Play the computer as a guest") made per client address per hour; 0
+    # offers no guest play. Watching games needs no account whatever this says.
+    GUESTS_PER_HOUR_PER_ADDRESS: int = 10
     # Match requests and challenges per user per minute.
     HALL_ACTIONS_PER_MINUTE: int = 30
     # Whole hall views (`hall_view`) per user per minute. A page asks for one only when it

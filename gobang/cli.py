@@ -9,6 +9,7 @@ gobang/services/admin.py). Commands that need the server wait a few seconds for 
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import click
 from flask import Flask
@@ -16,7 +17,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import func, or_, select
 
 from gobang.extensions import db
-from gobang.models import Game, Move, User
+from gobang.models import Game, Move, User, utcnow
 from gobang.services import admin
 from gobang.services.accounts.accounts import AccountError, password_problem
 from gobang.services.registry import services
@@ -26,7 +27,7 @@ WAIT_HELP = "Seconds to wait for the running server to confirm (0: do not wait).
 
 def register_commands(app: Flask) -> None:
     for command in (create_user, reset_password, ban, unban, list_users, list_games,
-                    abort_game, maintenance, moderator):
+                    abort_game, maintenance, moderator, remove_guests):
         app.cli.add_command(command)
 
 
@@ -123,7 +124,7 @@ def unban(username: str) -> None:
 @click.option("--banned", is_flag=True, help="Only banned users.")
 @click.option("--search", default=None, help="Only names containing this text.")
 def list_users(banned: bool, search: str | None) -> None:
-    """List accounts: id, name, score, games played, and whether banned."""
+    """List accounts: id, name, score, games played, and whether banned (or a guest)."""
     query = select(User).where(User.deleted.is_(False)).order_by(User.id)
     if banned:
         query = query.where(User.banned.is_(True))
@@ -131,7 +132,7 @@ def list_users(banned: bool, search: str | None) -> None:
         query = query.where(User.username_key.contains(search.casefold(), autoescape=True))
     click.echo(f"{'id':>6}  {'username':<20} {'score':>6} {'games':>6}  status")
     for user in db.session.scalars(query):
-        status = "banned" if user.banned else "active"
+        status = "banned" if user.banned else "guest" if user.guest else "active"
         click.echo(f"{user.id:>6}  {user.username:<20} {user.score:>6} {user.games:>6}  {status}")
 
 
@@ -202,7 +203,23 @@ def moderator(action: str, username: str | None) -> None:
     if username is None:
         raise click.ClickException("Name the user.")
     user = _user(username)
+    if user.guest and action == "grant":
+        raise click.ClickException(f"{user.username} is a guest: only registered players "
+                                   "can be moderators.")
     user.moderator = action == "grant"
     db.session.commit()
     done = "is now a moderator" if user.moderator else "is no longer a moderator"
     click.echo(f"{user.username} {done}.")
+
+
+@click.command("remove-guests")
+@with_appcontext
+@click.option("--days", default=7, show_default=True, type=click.IntRange(min=0),
+              help="Only guests made at least this many days ago.")
+def remove_guests(days: int) -> None:
+    """Delete the guest accounts that never played a game: visitors who pressed "Play the
+    computer as a guest" and left. Guests with games keep them (and their accounts)."""
+    made_before = utcnow() - timedelta(days=days)
+    removed = services().guests.remove_unused(made_before)
+    click.echo(f"Removed {removed} unused guest account(s) made before "
+               f"{made_before:%Y-%m-%d %H:%M} UTC.")

@@ -57,6 +57,10 @@ class User(UserMixin, db.Model):
     # Set on the reserved rows that stand for the computer, one per level
     # (gobang.services.computer): they never log in, play rated games or show in the ladder.
     computer_level: Mapped[int | None] = mapped_column(unique=True, index=True)
+    # A visitor's account made by "Play the computer as a guest" (gobang.services.guests): a
+    # generated name no person can register, no password, unrated games against the computer
+    # only. Registering from its session turns this row into a full account, games and all.
+    guest: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     # Read-only here: results change ratings with UPDATEs in their own transaction
     # (gobang.services.ratings.stored).
@@ -66,6 +70,12 @@ class User(UserMixin, db.Model):
     @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive users
         return not (self.banned or self.deleted or self.computer_level is not None)
+
+    @property
+    def has_profile(self) -> bool:
+        """Whether the player has a public page (/u/<name>): deleted accounts and guests
+        have none, so their names are shown without a link."""
+        return not (self.deleted or self.guest)
 
     def player(self) -> dict:
         return {"id": self.id, "username": self.username, "score": self.score}

@@ -85,7 +85,8 @@ def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
 
 
 # Settings whose value below this would stop the server working rather than tune it.
-AT_LEAST = {"HALL_EVENTS_AT_ONCE": 1, "READY_SOCKETS_PER_POLL": 0}
+AT_LEAST = {"HALL_EVENTS_AT_ONCE": 1, "READY_SOCKETS_PER_POLL": 0,
+            "GUESTS_PER_HOUR_PER_ADDRESS": 0}
 
 
 def refuse_out_of_range(config: Mapping[str, Any]) -> None:

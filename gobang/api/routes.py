@@ -10,7 +10,8 @@ bp = Blueprint("api", __name__)
 @bp.route("/api/me")
 @login_required
 def me() -> Response:
-    return jsonify(current_user.stats())
+    # `guest` (an extension): a guest's account (docs/protocol.md, "Guests").
+    return jsonify({**current_user.stats(), "guest": current_user.guest})
 
 
 @bp.route("/healthz")

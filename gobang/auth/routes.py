@@ -28,6 +28,7 @@ from gobang.auth.forms import (
     PreferencesForm,
     RegisterForm,
 )
+from gobang.auth.guests import registered_required
 from gobang.extensions import db, login_manager
 from gobang.i18n.labels import result_label
 from gobang.logs import event
@@ -39,6 +40,7 @@ from gobang.services.accounts.accounts import (
     session_is_current,
 )
 from gobang.services.history import players
+from gobang.services.notices import ActionError
 from gobang.services.registry import services
 from gobang.sockets.base import publish
 
@@ -86,12 +88,16 @@ def _account_errors(error: AccountError) -> None:
 
 @bp.route("/")
 def index() -> Response | str:
-    """Players go on to the hall; a visitor sees what this site is before signing up."""
-    if current_user.is_authenticated:
+    """Players go on to the hall; a visitor (or a guest) sees what this site is, the games
+    being played to watch, and the way to play the computer as a guest."""
+    if current_user.is_authenticated and not current_user.guest:
         return redirect(url_for("play.hall"))
+    found = services()
     return render_template(
         "front/index.html",
-        activity=front.activity(services().store, services().lobby.presence.elsewhere()),
+        activity=front.activity(found.store, found.lobby.presence.elsewhere()),
+        live_games=front.live_games(found.lobby.view),
+        guests_open=found.guests.open,
         top=players.top_players(5),
         recent=players.recent_finished(),
         min_games=players.RANKED_MIN_GAMES,
@@ -99,24 +105,45 @@ def index() -> Response | str:
     )
 
 
+@bp.route("/guest", methods=["POST"])
+def guest() -> Response | str:
+    """Play the computer as a guest: a new guest account, logged in (a session that is
+    already logged in gets none), then the page to start a game from."""
+    if current_user.is_authenticated:
+        return redirect(url_for("play.computer" if current_user.guest else "play.hall"))
+    try:
+        user = services().guests.create(request.remote_addr)
+    except ActionError as refused:
+        code = 429 if refused.code == "rate_limited" else 404 if (
+            refused.code == "not_found") else 503
+        return render_template("errors/error.html", code=code, title=gettext("Guest play"),
+                               message=refused.message), code
+    _start_session(user)
+    event(_log, "guest", user_id=user.id)
+    return redirect(url_for("play.computer"))
+
+
 @bp.route("/register", methods=["GET", "POST"])
 def register() -> Response | str:
+    """A new account; from a guest's session, the guest's own account, games and all."""
     _limit_attempts()
     form = RegisterForm()
+    guest = current_user if current_user.is_authenticated and current_user.guest else None
     if form.validate_on_submit():
         try:
             user = services().accounts.register(
-                form.username.data, form.password.data, form.confirm.data
+                form.username.data, form.password.data, form.confirm.data,
+                guest=guest._get_current_object() if guest is not None else None,
             )
         except AccountError as exc:
             _account_errors(exc)
         else:
             _start_session(user)
-            event(_log, "register", user_id=user.id)
+            event(_log, "register", user_id=user.id, was_guest=guest is not None)
             return redirect(url_for("play.hall"))
     else:
         _form_errors(form)
-    return render_template("auth/register.html", form=form)
+    return render_template("auth/register.html", form=form, guest=guest)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -205,7 +232,7 @@ def page_preferences() -> dict[str, object]:
 
 
 @bp.route("/settings/password", methods=["POST"])
-@login_required
+@registered_required
 def change_password() -> Response | str:
     _limit_attempts(("account", current_user.id))
     form = ChangePasswordForm()
@@ -227,7 +254,7 @@ def change_password() -> Response | str:
 
 
 @bp.route("/settings/delete", methods=["POST"])
-@login_required
+@registered_required
 def delete_account() -> Response | str:
     _limit_attempts(("account", current_user.id))
     form = DeleteAccountForm()

@@ -14,6 +14,7 @@ from flask_login import current_user, login_required
 from sqlalchemy import or_, select
 from werkzeug.wrappers import Response
 
+from gobang.auth.guests import registered_required
 from gobang.extensions import db
 from gobang.models import Game, ModerationEntry, Report, User, username_key
 from gobang.services.moderation.reports import REASONS
@@ -41,7 +42,7 @@ def moderator_required(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @bp.route("/report", methods=["GET", "POST"])
-@login_required
+@registered_required
 def report() -> Response | str:
     """A report of a player (`username`), a game (`game_id`) or a chat line (`chat_text` with
     `username`): a form, so that it works from any page without a script."""

@@ -9,6 +9,7 @@ from flask_babel import gettext
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
+from gobang.auth.guests import registered_required
 from gobang.extensions import db
 from gobang.models import User
 from gobang.services.history import players
@@ -36,7 +37,7 @@ def viewer_id() -> int | None:
 @bp.route("/u/<username>")
 def profile(username: str) -> str:
     user = services().accounts.find(username)
-    if user is None or user.deleted:
+    if user is None or not user.has_profile:  # deleted accounts and guests have no page
         abort(404)
     games = players.recent_games(user.id, page_arg())
     if games is None:
@@ -66,6 +67,7 @@ def _relation_to(user: User) -> dict[str, bool] | None:
 
 @bp.route("/following")
 @login_required
+@registered_required
 def following() -> str:
     """The players one follows and those one blocks, each with a way to undo it."""
     social = services().social
@@ -78,6 +80,7 @@ def following() -> str:
 
 @bp.route("/u/<username>/<action>", methods=["POST"])
 @login_required
+@registered_required
 def relation(username: str, action: str) -> Response:
     """Follow, unfollow, block or unblock the player, then back to their profile (or to
     /following, which sends `back=following`)."""

@@ -40,6 +40,7 @@ from gobang.services.computer.engines import (
     reply_seconds,
 )
 from gobang.services.events import Bus, GameAdopted, GameEnded, PlayerAway
+from gobang.services.guests.guests import Guests
 from gobang.services.hall.challenges import Challenges
 from gobang.services.hall.chat import CHAT_KEPT, HallChat
 from gobang.services.hall.following import FollowingList
@@ -176,6 +177,8 @@ class Social:
 @dataclass(frozen=True)
 class Services:
     accounts: Accounts
+    # Visitors' accounts for playing the computer (limited per client address).
+    guests: Guests
     # Per client address, across processes with Redis.
     auth_limiter: Limiter
     # Unknown events, per connection.
@@ -254,8 +257,11 @@ def build_services(app: Flask) -> Services:
     bus.subscribe(GameEnded, play.chat.game_ended)
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     bus.subscribe(GameAdopted, lobby.pairings.game_adopted)
+    guests_per_hour = cfg["GUESTS_PER_HOUR_PER_ADDRESS"]
     return Services(
         accounts=accounts,
+        guests=Guests(shared_limiter(cfg["REDIS_URL"], "guests", limiter(guests_per_hour, 3600)),
+                      rng, cfg["INITIAL_SCORE"], guests_per_hour),
         auth_limiter=shared_limiter(cfg["REDIS_URL"], "auth",
                                     limiter(cfg["AUTH_ATTEMPTS_PER_MINUTE"], 60)),
         event_limiter=limiter(cfg["UNKNOWN_EVENTS_PER_MINUTE"], 60),

@@ -182,14 +182,16 @@ def id_field(data: dict[str, Any], name: str = "game_id") -> int:
     return value
 
 
-def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+def acknowledged(handler: Callable[..., dict[str, Any]], *,
+                 viewers: bool = False) -> Callable[..., dict[str, Any]]:
     """Turn a handler's refusals into the contract's error acknowledgement; every client
-    event gets an answer and a refused one changes nothing."""
+    event gets an answer and a refused one changes nothing. Only a logged-in connection's
+    events reach the handler, and a viewer's too where `viewers` says so (`watching`)."""
 
     @functools.wraps(handler)
     def wrapper(self: SessionNamespace, data: Any = None, *extra: Any) -> dict[str, Any]:
-        if self.user_id() is None:
-            return ActionError("unauthorized", gettext("Log in first.")).ack()
+        if self.user_id() is None and not (viewers and self.is_viewer()):
+            return self.refusal().ack()
         try:
             return handler(self, payload_dict(data))
         except ActionError as error:
@@ -207,8 +209,18 @@ def acknowledged(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[s
     return wrapper
 
 
+def watching(handler: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """As `acknowledged`, for the events a viewer may send too: those that only read."""
+    return acknowledged(handler, viewers=True)
+
+
 class SessionNamespace(Namespace):
-    """A namespace open only to logged-in users, with one live connection per user."""
+    """A namespace open to logged-in users, with one live connection per user; where
+    `admits_viewers`, also to visitors without an account, as viewers who may only watch;
+    where not `admits_guests`, closed to guest accounts."""
+
+    admits_viewers = False
+    admits_guests = True
 
     def __init__(self, namespace: str, publish: Publisher, unknown: RateLimiter,
                  turnstile: Turnstile | None = None) -> None:
@@ -219,6 +231,8 @@ class SessionNamespace(Namespace):
         # The hall's events queue here, one per turn of the event loop (sockets/turnstile.py).
         self.turnstile = turnstile
         self._users: dict[str, int] = {}
+        # Connections without an account (admits_viewers): any number, none of them a user's.
+        self._viewers: set[str] = set()
 
     def trigger_event(self, event: str, *args: Any) -> Any:
         """Route events, refusing what a client cannot legitimately send: unknown events,
@@ -253,12 +267,22 @@ class SessionNamespace(Namespace):
 
     def _is_lifecycle(self, event: str, sid: str | None) -> bool:
         if event == "connect":
-            return sid not in self._users
+            return sid not in self._users and sid not in self._viewers
         # During a real disconnect the manager no longer counts the sid as connected.
         return not self.socketio.server.manager.is_connected(sid, self.namespace)
 
     def user_id(self) -> int | None:
         return self._users.get(request.sid)
+
+    def is_viewer(self) -> bool:
+        return request.sid in self._viewers
+
+    def refusal(self) -> ActionError:
+        """The answer to an event this connection may not send for want of an account."""
+        if self.is_viewer():
+            return ActionError("unauthorized", gettext(
+                "Visitors can only watch. Log in, or play the computer as a guest."))
+        return ActionError("unauthorized", gettext("Log in first."))
 
     def user(self) -> User:
         """The connection's user, while its session lasts. Only events that load the user
@@ -275,9 +299,17 @@ class SessionNamespace(Namespace):
             raise error
         return user
 
-    def admit(self) -> User:
+    def admit(self) -> User | None:
+        """The connecting user; None for a viewer (a visitor without an account, where the
+        namespace admits them). Refused: no account where viewers are not admitted
+        (`unauthorized`), a guest where guests are not (`registered_only`)."""
         if not current_user.is_authenticated:
-            raise Refused("unauthorized")
+            if not self.admits_viewers:
+                raise Refused("unauthorized")
+            self._viewers.add(request.sid)
+            return None
+        if current_user.guest and not self.admits_guests:
+            raise Refused("registered_only")
         self._users[request.sid] = current_user.id
         return current_user._get_current_object()
 
@@ -288,6 +320,8 @@ class SessionNamespace(Namespace):
             self.disconnect(older_sid)
 
     def forget(self) -> int | None:
+        """The connection's user, forgotten (None for a viewer, or a refused connection)."""
+        self._viewers.discard(request.sid)
         return self._users.pop(request.sid, None)
 
 

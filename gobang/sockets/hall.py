@@ -18,6 +18,10 @@ from gobang.vocabulary import Namespace
 
 
 class HallNamespace(SessionNamespace):
+    # Guests play the computer from their own page and never meet people: kept out at the
+    # door, none of the hall's events (matching, challenges, chat) has to ask about them.
+    admits_guests = False
+
     def __init__(self, lobby: Lobby, computer: Computer, publish: Publisher,
                  unknown: RateLimiter, turnstile: Turnstile) -> None:
         super().__init__(Namespace.HALL, publish, unknown, turnstile)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from flask import request
@@ -22,6 +23,7 @@ from gobang.sockets.base import (
     points_field,
     spectator_chat_room,
     user_room,
+    watching,
 )
 from gobang.vocabulary import Namespace
 
@@ -30,6 +32,12 @@ OFFERS_AT_MOST = TARAGUCHI_OFFERS
 
 
 class RoomNamespace(SessionNamespace):
+    """Players and spectators; visitors without an account come in as viewers, who may join
+    a game to watch it (counted with its spectators) and ask what only reads, nothing else:
+    every other event answers them `unauthorized` (`acknowledged`)."""
+
+    admits_viewers = True
+
     def __init__(self, play: Play, store: LiveStore, publish: Publisher,
                  unknown: RateLimiter) -> None:
         super().__init__(Namespace.ROOM, publish, unknown)
@@ -38,18 +46,28 @@ class RoomNamespace(SessionNamespace):
 
     def on_connect(self, auth: Any = None) -> None:
         user = self.admit()
+        if user is None:
+            return  # a viewer: no user's connection to claim, no user's room to hear
         self.replace(self.store.claim_connection(self.namespace, user.id, request.sid))
         join_room(user_room(user.id))
 
     def on_disconnect(self, *reason: Any) -> None:
+        viewer = self.is_viewer()
         user_id = self.forget()
-        if user_id is None:
+        if user_id is None and not viewer:
             return
         notices = self.play.seating.leave(request.sid)
-        self.store.release_connection(self.namespace, user_id, request.sid)
+        if user_id is not None:
+            self.store.release_connection(self.namespace, user_id, request.sid)
         self.publish(notices)
 
-    @acknowledged
+    def _pace_key(self) -> Hashable:
+        """Whose pace joining games as a spectator counts against: the user's, or a viewer's
+        address (a viewer has no other name, and a new connection is cheap)."""
+        user_id = self.user_id()
+        return ("viewer", request.remote_addr) if user_id is None else user_id
+
+    @watching
     def on_join_game(self, data: dict[str, Any]) -> dict[str, Any]:
         game_id = id_field(data)
         self.play.homes.locate(game_id)
@@ -61,7 +79,8 @@ class RoomNamespace(SessionNamespace):
         # page kept "waiting" with the game begun.
         join_room(game_room(game_id))
         try:
-            notices = self.play.seating.join(game_id, self.user_id(), request.sid)
+            notices = self.play.seating.join(game_id, self.user_id(), request.sid,
+                                             self._pace_key())
         except Exception:
             if previous != game_id:
                 leave_room(game_room(game_id))
@@ -109,7 +128,7 @@ class RoomNamespace(SessionNamespace):
         self.publish(self.play.openings.pick(game_id, self.user_id(), row, col))
         return ok()
 
-    @acknowledged
+    @watching
     def on_forbidden_points(self, data: dict[str, Any]) -> dict[str, Any]:
         return ok(**self.play.hints.forbidden_points(id_field(data)))
 

@@ -17,6 +17,9 @@ from gobang.vocabulary import Namespace
 
 
 class SiteNamespace(SessionNamespace):
+    # A guest cannot be challenged: with no /site connection a guest is never online to one.
+    admits_guests = False
+
     def __init__(self, lobby: Lobby, table: GameTable, publish: Publisher,
                  unknown: RateLimiter) -> None:
         super().__init__(Namespace.SITE, publish, unknown)

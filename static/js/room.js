@@ -242,5 +242,6 @@ function chatElements() {
     unread: $(`room-chat-tab-${name}`).querySelector(".unread")});
   return {form: $("room-chat-form"), input: $("room-chat-input"), tabs: $("room-chat-tabs"),
     readOnly: $("room-chat-read-only"), option: $("spectator-chat-option"), toggle: $("spectator-chat-toggle"),
+    closed: $("room-chat").dataset.closed,
     channels: {players: channel("players"), spectators: channel("spectators")}};
 }

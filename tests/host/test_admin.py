@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from gobang import create_app
 from gobang.extensions import db
-from gobang.models import Game, User
+from gobang.models import Game, User, utcnow
 from gobang.services.registry import services
 from tests.conftest import make_config
 from tests.support.forms import login
@@ -175,3 +177,26 @@ def test_the_host_grants_lists_and_takes_the_moderator_role(host, users):
 def test_the_moderator_command_refuses_a_missing_or_unknown_name(host, users, args):
     result = host(*args)
     assert result.exit_code != 0 and "Error" in result.output
+
+
+def test_remove_guests_deletes_only_old_guests_that_never_played(app, host, users):
+    with app.app_context():
+        idle, played, recent = (services().guests.create(f"10.0.0.{n}") for n in (1, 2, 3))
+        alice = services().accounts.find("alice")
+        db.session.add(Game(black_id=played.id, white_id=alice.id, status="finished"))
+        for user in (idle, played, alice):
+            user.created_at = utcnow() - timedelta(days=8)
+        db.session.commit()
+        kept = {played.id, recent.id}
+    result = host("remove-guests")
+    assert result.exit_code == 0 and "Removed 1 unused guest account(s)" in result.output
+    with app.app_context():
+        guests = {user.id for user in db.session.query(User).filter(User.guest)}
+        assert guests == kept and services().accounts.find("alice") is not None
+
+
+def test_a_guest_cannot_be_made_a_moderator(app, host):
+    with app.app_context():
+        name = services().guests.create("10.0.0.1").username
+    result = host("moderator", "grant", name)
+    assert result.exit_code != 0 and "is a guest" in result.output

@@ -199,3 +199,15 @@ def test_follows_and_blocks_come_empty_and_keep_one_row_per_pair(migration_app):
         db.session.rollback()
     downgrade(revision=BEFORE_FOLLOWS)
     assert not {"follows", "blocks"} & set(inspect(db.engine).get_table_names())
+
+
+BEFORE_GUESTS = "e2f3a4b5c6d7"
+
+
+def test_accounts_from_before_guests_are_registered_ones(migration_app):
+    upgrade(revision=BEFORE_GUESTS)
+    fill_before_ratings()
+    upgrade()
+    guests = db.session.execute(text("SELECT id, guest FROM users ORDER BY id")).all()
+    assert [(user_id, bool(flag)) for user_id, flag in guests] == [
+        (1, False), (2, False), (3, False)]

@@ -29,6 +29,8 @@ def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
     ({"HALL_EVENTS_AT_ONCE": 0}, "HALL_EVENTS_AT_ONCE must be a whole number of at least 1"),
     ({"HALL_EVENTS_AT_ONCE": 2.5}, "HALL_EVENTS_AT_ONCE must be a whole number"),
     ({"READY_SOCKETS_PER_POLL": -1}, "READY_SOCKETS_PER_POLL must be a whole number of at least 0"),
+    ({"GUESTS_PER_HOUR_PER_ADDRESS": -1},
+     "GUESTS_PER_HOUR_PER_ADDRESS must be a whole number of at least 0"),
     ({"REQUEST_HEADER_SECONDS": 0}, "REQUEST_HEADER_SECONDS must be a number of seconds above 0"),
     ({"REQUEST_HEADER_SECONDS": -5.0}, "REQUEST_HEADER_SECONDS must be a number of seconds"),
     ({"REQUEST_HEADER_SECONDS": float("inf")}, "REQUEST_HEADER_SECONDS must be a number of"),
@@ -41,7 +43,8 @@ def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, ref
 
 
 @pytest.mark.parametrize("settings", [{"HALL_EVENTS_AT_ONCE": 1}, {"READY_SOCKETS_PER_POLL": 0},
-                                      {"REQUEST_HEADER_SECONDS": 0.5}])
+                                      {"REQUEST_HEADER_SECONDS": 0.5},
+                                      {"GUESTS_PER_HOUR_PER_ADDRESS": 0}])
 def test_the_least_working_values_are_accepted(bare_app, settings):
     load_settings(bare_app, settings)
     assert all(bare_app.config[name] == value for name, value in settings.items())

@@ -23,7 +23,7 @@ def test_register_creates_user_logs_in_and_redirects_to_hall(client, app):
     assert response.headers["Location"] == "/hall"
     me = client.get("/api/me").get_json()
     assert me == {"id": me["id"], "username": "alice", "score": 1000, "games": 0, "wins": 0,
-                  "losses": 0, "draws": 0, "ratings": {}}
+                  "losses": 0, "draws": 0, "ratings": {}, "guest": False}
     assert user_count(app) == 1
 
 

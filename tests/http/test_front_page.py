@@ -8,6 +8,7 @@ from tests.sockets.conftest import (  # noqa: F401  (fixtures: live players on a
     base_overrides,
     clock,
     game_between,
+    next_update,
     player,
     tick,
 )
@@ -71,6 +72,27 @@ def test_players_in_a_game_count_as_online_and_playing(app, game_between):  # no
     assert by_testid(page, "front-online")[0].attrs["data-count"] == "2"
     assert by_testid(page, "front-playing")[0].attrs["data-count"] == "1"
     assert text(page, "front-playing") == "1 game in play"
+
+
+def test_live_games_are_offered_to_watch(app, game_between, next_update):  # noqa: F811
+    black, white, game_id = game_between("ann", "ben")
+    next_update()
+    page = front(app)
+    assert [e.attrs["data-game-id"] for e in by_testid(page, "front-live-game")] == [
+        str(game_id)]
+    assert (texts(page, "front-live-black"), texts(page, "front-live-white")) == (
+        [black.name], [white.name])
+    assert [e.attrs["href"] for e in by_testid(page, "front-watch-link")] == [f"/game/{game_id}"]
+
+
+def test_no_live_games_says_so(app):
+    assert by_testid(front(app), "front-no-live-games")
+
+
+def test_visitor_is_offered_the_computer_as_a_guest(app):
+    (button,) = by_testid(front(app), "front-guest-play")
+    assert button.tag == "button" and button.text == "Play the computer as a guest"
+    assert 'action="/guest"' in front(app)
 
 
 @pytest.fixture

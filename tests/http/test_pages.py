@@ -10,7 +10,7 @@ from gobang.models import User
 from tests.support.forms import login, logout, post_form, register
 
 
-@pytest.mark.parametrize("path", ["/hall", "/game/1", "/settings"])
+@pytest.mark.parametrize("path", ["/hall", "/computer", "/settings"])
 def test_pages_need_login(client, path):
     response = client.get(path)
     assert response.status_code == 302

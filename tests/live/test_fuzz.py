@@ -94,7 +94,8 @@ def test_fuzzed_events_are_refused_and_change_nothing(live_server):
     assert requests.get(live_server.url + "/healthz", timeout=5).ok
 
 
-@pytest.mark.parametrize("namespace", ["/hall", "/room"])
+# /room admits visitors as viewers (tests/live/test_guests.py).
+@pytest.mark.parametrize("namespace", ["/hall", "/site"])
 def test_anonymous_connections_are_refused_as_unauthorized(live_server, namespace):
     client = LiveClient(namespace)
     reasons: list[dict] = []

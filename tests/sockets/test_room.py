@@ -22,11 +22,6 @@ def play(black, white, game_id, moves):
 BLACK_FIVE = [(7, 3), (0, 0), (7, 4), (0, 1), (7, 5), (0, 2), (7, 6), (0, 3), (7, 7)]
 
 
-def test_anonymous_cannot_join_room(app):
-    client = socketio.test_client(app, namespace="/room", flask_test_client=app.test_client())
-    assert not client.is_connected("/room")
-
-
 def test_join_returns_full_state_for_a_player(game_between):
     black, white, game_id = game_between()
     state = black.emit("/room", "join_game", {"game_id": game_id})["state"]

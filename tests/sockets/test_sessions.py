@@ -49,12 +49,21 @@ def test_ending_a_session_elsewhere_closes_the_live_connections(player, laptop, 
     assert ("session_ended", {"reason": reason}) in alice.events("/hall")
 
 
+def as_viewer(app, http):
+    """A /room connection of an ended session: /room admits it as it admits any visitor, as
+    a viewer, who is nobody and may only watch (docs/protocol.md, "Visitors and guests")."""
+    return socketio.test_client(app, namespace="/room", flask_test_client=http)
+
+
 def test_after_a_password_change_the_old_session_cannot_reconnect(player, laptop, app):
     alice = player("alice")
     change_password(laptop(alice))
-    for namespace in ("/hall", "/room"):
-        again = socketio.test_client(app, namespace=namespace, flask_test_client=alice.http)
-        assert not again.is_connected(namespace)
+    again = socketio.test_client(app, namespace="/hall", flask_test_client=alice.http)
+    assert not again.is_connected("/hall")
+    answer = as_viewer(app, alice.http).emit("rematch", {"game_id": 1}, namespace="/room",
+                                             callback=True)
+    assert (answer["error"], answer["message"]) == (
+        "unauthorized", "Visitors can only watch. Log in, or play the computer as a guest.")
 
 
 def test_the_session_that_changed_the_password_connects_again(player, app):
@@ -124,5 +133,9 @@ def test_a_silent_connection_is_closed_on_the_server_s_next_poll_after_a_reset(
     tick()
     assert not hall.is_connected("/hall")
     assert not room.is_connected("/room")
-    again = socketio.test_client(app, namespace="/room", flask_test_client=black.http)
-    assert not again.is_connected("/room")
+    again = as_viewer(app, black.http)
+    again.emit("join_game", {"game_id": game_id}, namespace="/room", callback=True)
+    move = {"game_id": game_id, "row": 7, "col": 7}
+    assert again.emit("place_stone", move, namespace="/room", callback=True)["error"] == (
+        "unauthorized")
+    assert white.emit("/room", "join_game", {"game_id": game_id})["state"]["moves"] == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from collections.abc import Callable
@@ -24,6 +25,9 @@ _USERNAME_EXTRA = set("0123456789_-")
 # as blank or as someone else's name.
 _FILLERS = {"\u115f", "\u1160", "\u3164", "\uffa0"}
 _INVISIBLE_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Zs"}
+# Guests are named "Guest 482913" (gobang/services/guests), with a space no registered name
+# has; a name that differs from one only there ("guest_482913") would pass for a guest.
+_GUEST_LIKE = re.compile(r"guest[-_]?\d+")
 # Scripts that one writing system uses together (UTS #39's "highly restrictive" sets): a
 # Japanese name mixes Han and kana, a Korean one Han and Hangul.
 _COMMON_SCRIPTS = {"COMMON", "INHERITED"}
@@ -100,6 +104,8 @@ def username_problem(username: str) -> str | None:
         return gettext("Username may contain only letters, digits, '_' and '-'.")
     if _mixes_scripts(username) and confusables.is_confusable(username):
         return gettext("Username may not mix look-alike letters of different scripts.")
+    if _GUEST_LIKE.fullmatch(username_key(username)):
+        return gettext("Names like Guest 123456 are kept for guests.")
     return None
 
 
@@ -155,19 +161,21 @@ class Accounts:
             problem = gettext("That username looks too much like an existing one.")
         return problem
 
-    def register(self, username: str, password: str, confirm: str) -> User:
+    def register(self, username: str, password: str, confirm: str,
+                 guest: User | None = None) -> User:
+        """A new account; with `guest` (a guest's own session registering), that guest's row
+        becomes the account instead, so the games it played stay with it."""
         username = normalize_username(username)
         problems = [p for p in (self.name_problem(username), password_problem(password),
                                 confirm_problem(password, confirm)) if p]
         if problems:
             raise AccountError(*problems)
-        user = User(
-            username=username,
-            username_key=username_key(username),
-            username_skeleton=username_skeleton(username),
-            password_hash=self.offload(self.passwords.hash, password),
-            score=self.initial_score,
-        )
+        user = guest if guest is not None and guest.guest else User(score=self.initial_score)
+        user.username = username
+        user.username_key = username_key(username)
+        user.username_skeleton = username_skeleton(username)
+        user.password_hash = self.offload(self.passwords.hash, password)
+        user.guest = False
         db.session.add(user)
         try:
             db.session.commit()

@@ -153,6 +153,9 @@ class Challenges:
         # NFKC, as names are stored: a full-width "ａｌｉｃｅ" finds alice.
         key = username_key(unicodedata.normalize("NFKC", username.strip()))
         user = db.session.query(User).filter(User.username_key == key).one_or_none()
+        if user is not None and user.guest:
+            raise ActionError("registered_only", gettext(
+                "%(name)s is a guest: guests play only the computer.", name=user.username))
         if user is None or not self.presence.is_online(user.id):
             raise ActionError("not_found", gettext("No player of that name is online."))
         return user

@@ -109,7 +109,7 @@ def recent_games(user_id: int, page: int) -> Page | None:
 
 def _ranked_filter():
     return (User.games >= RANKED_MIN_GAMES, User.deleted.is_(False),
-            User.computer_level.is_(None))
+            User.computer_level.is_(None), User.guest.is_(False))
 
 
 def computer_games(user_id: int, limit: int = COMPUTER_GAMES_SHOWN) -> Page:
@@ -195,9 +195,11 @@ def _finished_row(game: Game) -> dict[str, Any]:
         "game_id": game.id,
         "ruleset": game.ruleset,
         "black": game.black.username,
-        "black_linkable": not game.black.deleted,
+        "black_linkable": game.black.has_profile,
+        "black_deleted": game.black.deleted,
         "white": game.white.username,
-        "white_linkable": not game.white.deleted,
+        "white_linkable": game.white.has_profile,
+        "white_deleted": game.white.deleted,
         "winner": game.winner,
         "reason": game.reason,
         "moves": len(game.moves),

@@ -1,2 +1,3 @@
 """Keeping the community pleasant: reports (reports.py), moderators' actions and their audit
-log (desk.py), and what chat refuses (chat_guard.py: muted players, the host's words)."""
+log (desk.py), and what chat refuses (chat_guard.py: guests, muted players, the host's
+words)."""

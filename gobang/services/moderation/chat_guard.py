@@ -1,5 +1,6 @@
-"""What chat refuses before anyone hears it: a muted player's lines, and lines with a word the
-host listed (config CHAT_REFUSED_WORDS). Both chats, the hall's and the rooms', ask here."""
+"""What chat refuses before anyone hears it: guests' lines, a muted player's lines, and lines
+with a word the host listed (config CHAT_REFUSED_WORDS). Both chats, the hall's and the
+rooms', ask here."""
 
 from __future__ import annotations
 
@@ -24,10 +25,17 @@ class ChatGuard:
         self.now = now
 
     def check(self, user_id: int, text: str) -> None:
-        """Refuses (ActionError) a line from a muted player (`muted`, with `until`), or one
-        with a refused word (`bad_request`); returns otherwise. The mute is read from the
-        database on every line: a moderator's mute holds at once on every process."""
-        until = db.session.scalar(select(User.muted_until).where(User.id == user_id))
+        """Refuses (ActionError) a line from a guest (`registered_only`: guests do not chat),
+        from a muted player (`muted`, with `until`), or one with a refused word
+        (`bad_request`); returns otherwise. Both are read from the database on every line: a
+        moderator's mute holds at once on every process, and a guest who registers may chat
+        at once."""
+        found = db.session.execute(
+            select(User.guest, User.muted_until).where(User.id == user_id)).first()
+        guest, until = found if found is not None else (False, None)
+        if guest:
+            raise ActionError("registered_only", gettext(
+                "Guests cannot chat. Register to chat with other players."))
         if until is not None and until > self.now():
             raise ActionError("muted", gettext(
                 "A moderator has muted you until %(until)s UTC.",

@@ -129,9 +129,10 @@ class RoomChat:
                 "spectator_chat": (self.history(game_id, SPECTATORS, hidden)
                                    if hears_spectators else None)}
 
-    def hidden_from(self, reader_id: int) -> frozenset[int]:
-        """The authors whose lines `reader_id` is not shown: those they block."""
-        return self.blocks.blocked_ids(reader_id)
+    def hidden_from(self, reader_id: int | None) -> frozenset[int]:
+        """The authors whose lines `reader_id` is not shown: those they block (a visitor
+        without an account, None, blocks nobody)."""
+        return frozenset() if reader_id is None else self.blocks.blocked_ids(reader_id)
     def hears_spectators(self, game_id: int, user_id: int) -> bool:
         """Whether the user, joining the game now, hears its spectators' chat: a spectator
         does; a player of a game in play only with their preference on (read at each join,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from flask_babel import gettext
@@ -37,11 +38,15 @@ class Seating:
         self.spectator_limiter = spectator_limiter
         self.bus = bus
 
-    def join(self, game_id: int, user_id: int, sid: str) -> list[Notice]:
-        """Seat this connection at the game, as player or spectator; a connection that was at
-        another game leaves it. Its state is read apart, by `state`, once nothing is left to
-        wait on: see the room namespace's join."""
-        self._check_spectator_pace(game_id, user_id, sid)
+    def join(self, game_id: int, user_id: int | None, sid: str,
+             pace_key: Hashable | None = None) -> list[Notice]:
+        """Seat this connection at the game, as player or spectator (`user_id` None: a viewer
+        without an account, always a spectator); a connection that was at another game leaves
+        it. Joining games as a spectator is paced per `pace_key` (by default the user). Its
+        state is read apart, by `state`, once nothing is left to wait on: see the room
+        namespace's join."""
+        self._check_spectator_pace(game_id, user_id, sid,
+                                   user_id if pace_key is None else pace_key)
         notices = self._leave_previous(sid, game_id)
         live = self.table.get(game_id)
         if live is None:
@@ -56,7 +61,7 @@ class Seating:
                 return [*notices, _spectators(live)]
             return notices + self._player_arrives(live, color, sid)
 
-    def state(self, game_id: int, user_id: int,
+    def state(self, game_id: int, user_id: int | None,
               hears_spectators: bool | None = None) -> dict[str, Any]:
         """The game as this user sees it now. What is read from memory is read last, with
         nothing after it that waits on I/O, so that no event can be sent between the reading
@@ -97,13 +102,14 @@ class Seating:
                 return []
             return self._player_left(live, color)
 
-    def _check_spectator_pace(self, game_id: int, user_id: int, sid: str) -> None:
+    def _check_spectator_pace(self, game_id: int, user_id: int | None, sid: str,
+                              pace_key: Hashable) -> None:
         """Each spectator arriving or leaving is pushed to the players: joining games as a
         spectator over and over is limited (players rejoining their own game never are)."""
         live = self.table.get(game_id)
         watching = live is not None and live.color_of(user_id) is None
         if watching and self.attendance.game_of(sid) != game_id and (
-                not self.spectator_limiter.hit(user_id)):
+                not self.spectator_limiter.hit(pace_key)):
             raise ActionError("rate_limited",
                               gettext("You are joining games too fast; wait a moment."))
 
@@ -160,7 +166,7 @@ class Seating:
                             clocks=self.table.clocks(live), abort_seconds=live.abort_left(now))]
 
 
-def _stored(game_id: int, user_id: int) -> dict[str, Any]:
+def _stored(game_id: int, user_id: int | None) -> dict[str, Any]:
     row = _finished_row(game_id)
     state = stored_state(row)
     state["you"] = row.color_of(user_id) or "spectator"

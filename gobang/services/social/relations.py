@@ -13,8 +13,9 @@ from gobang.services.notices import ActionError
 
 
 def check_other(user: User, target: User | None, yourself: str) -> User:
-    """The other player of a new relation: a person with an account, not the user."""
-    if target is None or target.deleted or target.computer_level is not None:
+    """The other player of a new relation: a person with an account, not the user (a guest
+    has no profile to follow or block them from)."""
+    if target is None or target.deleted or target.computer_level is not None or target.guest:
         raise ActionError("not_found", gettext("There is no player of that name."))
     if target.id == user.id:
         raise ActionError("bad_request", yourself)

@@ -22,7 +22,8 @@ function tagRole(li, data) {
 
 export class RoomChat {
   /**
-   * elements: {form, input, tabs, readOnly, option, toggle, channels: {players, spectators}},
+   * elements: {form, input, tabs, readOnly, option, toggle, closed, channels: {players, spectators}},
+   * closed: why this reader may not write ("" when they may),
    * each channel {tab, panel, log, unread}.
    * send(event, payload, onOk) makes a request about this game; game: the page's RoomGame;
    * report: where a line's Report link leads (chat.js reportLinks); rejoin(): asks for the
@@ -32,6 +33,8 @@ export class RoomChat {
     this.elements = elements;
     this.game = game;
     this.rejoin = rejoin;
+    // Why this reader writes in neither chat (a guest, a visitor without an account), or "".
+    this.closed = elements.closed;
     this.readable = false;  // whether this page may show the spectators' channel now
     this.selected = null;  // the tab chosen; null until the first state: the page's own channel
     this.unread = {players: 0, spectators: 0};
@@ -128,9 +131,9 @@ export class RoomChat {
       unread.textContent = this.unread[channel] ? String(this.unread[channel]) : "";
       show(unread, this.unread[channel] > 0);
     }
-    const writes = shown === this.ownChannel();
+    const writes = !this.closed && shown === this.ownChannel();
     show(this.elements.form, writes);
-    this.elements.readOnly.textContent = writes ? "" : (shown === "players"
+    this.elements.readOnly.textContent = writes ? "" : this.closed || (shown === "players"
       ? t("Only the players write here.") : t("The spectators write here; you can read along."));
     show(this.elements.readOnly, !writes);
     show(this.elements.option, this.game.isPlayer() && this.game.status !== "finished");

@@ -1,0 +1,1 @@
+"""Guests: accounts for visitors who play the computer without registering (guests.py)."""
