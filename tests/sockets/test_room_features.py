@@ -239,6 +239,26 @@ def test_spectator_count_drops_when_one_leaves(game_between, player):
     assert black.received("/room", "spectators")[-1] == {"game_id": game_id, "count": 0}
 
 
+def test_spectator_count_drops_when_one_leaves_a_finished_game(game_between, player):
+    black, white, game_id = game_between()
+    carol = player("carol")
+    carol.emit("/room", "join_game", {"game_id": game_id})
+    white.emit("/room", "resign", {"game_id": game_id})
+    black.received("/room")
+    carol.room.disconnect("/room")
+    assert black.received("/room", "spectators") == [{"game_id": game_id, "count": 0}]
+    assert black.emit("/room", "join_game", {"game_id": game_id})["state"]["spectators"] == 0
+
+
+def test_a_spectator_arriving_after_the_end_is_counted(game_between, player):
+    black, white, game_id = game_between()
+    white.emit("/room", "resign", {"game_id": game_id})
+    black.received("/room")
+    state = player("carol").emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert state["spectators"] == 1
+    assert black.received("/room", "spectators") == [{"game_id": game_id, "count": 1}]
+
+
 @pytest.mark.parametrize("app_overrides", [{"NEGOTIATIONS_PER_MINUTE": 2}])
 @pytest.mark.parametrize("ask", ["offer_draw", "request_undo", "request_pause"])
 def test_asking_the_opponent_again_and_again_is_rate_limited(game_between, app_overrides, ask):

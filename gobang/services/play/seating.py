@@ -11,7 +11,7 @@ from gobang.extensions import db
 from gobang.models import Game, utcnow
 from gobang.services.clock import Clock
 from gobang.services.events import Bus, PlayerAway
-from gobang.services.notices import ActionError, Notice
+from gobang.services.notices import GAME, ActionError, Notice
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import LiveGame, room_notice
 from gobang.services.play.rematches import Rematches
@@ -45,8 +45,10 @@ class Seating:
         notices = self._leave_previous(sid, game_id)
         live = self.table.get(game_id)
         if live is None:
-            _finished_row(game_id)
+            row = _finished_row(game_id)
             self.attendance.seat(sid, game_id, user_id)
+            if row.status == Status.FINISHED and row.color_of(user_id) is None:
+                return [*notices, self._finished_spectators(row)]
             return notices
         with live.lock:
             color = live.color_of(user_id)
@@ -61,7 +63,7 @@ class Seating:
         nothing after it that waits on I/O, so that no event can be sent between the reading
         and the answer: the database is done with first."""
         live = self.table.get(game_id)
-        state = _stored(game_id, user_id) if live is None else {}
+        state = self._stored(game_id, user_id) if live is None else {}
         # Handing the connection back to the pool waits on the database.
         db.session.close()
         if live is not None:
@@ -74,9 +76,11 @@ class Seating:
     def leave(self, sid: str) -> list[Notice]:
         """A /room connection went away (closed, or left for another game)."""
         entry = self.attendance.unseat(sid)
-        live = self.table.get(entry[0]) if entry else None
-        if live is None:
+        if entry is None:
             return []
+        live = self.table.get(entry[0])
+        if live is None:
+            return self._left_finished(*entry)
         with live.lock:
             if sid in live.spectators:
                 live.spectators.discard(sid)
@@ -89,11 +93,43 @@ class Seating:
                 return []
             return self._player_left(live, color)
 
+    def _left_finished(self, game_id: int, user_id: int) -> list[Notice]:
+        """A connection left the room of a game that is over (or that this process does not
+        play): its spectators are counted here too."""
+        row = db.session.get(Game, game_id)
+        if row is None or row.status != Status.FINISHED:
+            return []
+        if row.color_of(user_id) is None:
+            return [self._finished_spectators(row)]
+        return []
+
+    def _finished_spectators(self, row: Game) -> Notice:
+        """The spectator count of a finished game: not one of its numbered events."""
+        return Notice("spectators", {"game_id": row.id, "count": self._watching(row)},
+                      GAME, row.id)
+
+    def _watching(self, row: Game) -> int:
+        players = (row.black_id, row.white_id)
+        return sum(1 for user_id in self.attendance.users_at(row.id) if user_id not in players)
+
+    def _stored(self, game_id: int, user_id: int) -> dict[str, Any]:
+        row = _finished_row(game_id)
+        state = stored_state(row)
+        state["you"] = row.color_of(user_id) or "spectator"
+        if row.status == Status.FINISHED:
+            state["spectators"] = self._watching(row)
+        return state
+
     def _check_spectator_pace(self, game_id: int, user_id: int, sid: str) -> None:
         """Each spectator arriving or leaving is pushed to the players: joining games as a
-        spectator over and over is limited (players rejoining their own game never are)."""
+        spectator over and over is limited (players rejoining their own game never are),
+        finished games too."""
         live = self.table.get(game_id)
-        watching = live is not None and live.color_of(user_id) is None
+        if live is not None:
+            watching = live.color_of(user_id) is None
+        else:
+            row = db.session.get(Game, game_id)
+            watching = row is not None and row.color_of(user_id) is None
         if watching and self.attendance.game_of(sid) != game_id and (
                 not self.spectator_limiter.hit(user_id)):
             raise ActionError("rate_limited",
@@ -150,13 +186,6 @@ class Seating:
         return [room_notice("game_ready", live, black=live.black.player(),
                             white=live.white.player(), to_move=BLACK,
                             clocks=self.table.clocks(live), abort_seconds=live.abort_left(now))]
-
-
-def _stored(game_id: int, user_id: int) -> dict[str, Any]:
-    row = _finished_row(game_id)
-    state = stored_state(row)
-    state["you"] = row.color_of(user_id) or "spectator"
-    return state
 
 
 def _finished_row(game_id: int) -> Game:
