@@ -96,6 +96,8 @@ _ROOM = (
     N_("Rematch"),
     N_("Rematch offered; waiting for your opponent."),
     N_("Your opponent offers a rematch."),
+    N_("Your opponent left, so the rematch offer is withdrawn."),
+    N_("Your opponent left the game."),
     N_("Game not found"),
     N_("Could not join the game"),
     N_("The server did not answer. Reload the page to try again."),

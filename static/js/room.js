@@ -221,6 +221,10 @@ function startRoom(root) {
   events.on("undone", onUndone);
   events.on("chat", (data) => chat.receive(data));
   events.on("spectators", (data) => showSpectators(data.count));
+  events.on("players_in_room", (data) => {
+    game.setInRoom(data.colors);
+    panel.renderRematch();
+  });
   away.listen(events);
   offers.listen(events);
   pause.listen(events);

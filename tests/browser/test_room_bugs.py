@@ -214,11 +214,32 @@ def test_a_stale_rematch_button_links_to_the_rematch(browser_player, live_server
         page.wait_for_url(lambda url: url != old_url and "/game/" in url)
     new_url = black.url
     black.goto(old_url)
-    expect(black.get_by_test_id("rematch-button")).to_be_visible()
-    black.get_by_test_id("rematch-button").click()
-    expect(black.get_by_test_id("room-error")).to_have_text("The rematch has already started.")
     link = black.get_by_test_id("rematch-link")
     expect(link).to_be_visible()
     expect(link).to_have_text("Go to the rematch")
+    expect(black.get_by_test_id("rematch-button")).to_be_hidden()
     link.click()
     black.wait_for_url(new_url)
+
+
+def test_a_rematch_offer_is_withdrawn_when_the_opponent_goes_back_to_the_hall(
+    browser_player, live_server
+):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    white.get_by_test_id("resign-button").click()
+    white.get_by_test_id("resign-confirm").click()
+    button, status = black.get_by_test_id("rematch-button"), black.get_by_test_id("rematch-status")
+    button.click()
+    expect(status).to_have_text("Rematch offered; waiting for your opponent.")
+    white.get_by_test_id("back-to-hall").click()
+    white.wait_for_url(f"{live_server.url}/hall")
+    expect(status).to_have_text("Your opponent left, so the rematch offer is withdrawn.")
+    expect(button).to_be_disabled()
+    black.reload()
+    expect(black.get_by_test_id("status")).to_have_text("You won!")
+    expect(status).to_have_text("Your opponent left the game.")
+    expect(button).to_be_disabled()
+    white.go_back()
+    expect(white.get_by_test_id("status")).to_have_text("You lost")
+    expect(button).to_be_enabled()
+    expect(status).to_have_text("")

@@ -215,6 +215,7 @@ class LiveGame:
             "pause_request": self.pause_request,
             "resume_votes": sorted(self.resume_votes),
             "spectators": len(self.spectators),
+            "players_in_room": [c for c in (BLACK, WHITE) if self.present[c] is not None],
             "abort_seconds": self.abort_left(now),
             "v": self.version,
         }

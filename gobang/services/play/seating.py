@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import gettext
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from gobang.extensions import db
 from gobang.models import Game, utcnow
@@ -20,7 +20,7 @@ from gobang.services.play.room_chat import Attendance, RoomChat
 from gobang.services.play.stored import stored_state
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
-from gobang.vocabulary import BLACK, Reason, Status, opponent
+from gobang.vocabulary import BLACK, WHITE, Reason, Status, opponent
 
 
 class Seating:
@@ -47,9 +47,11 @@ class Seating:
         if live is None:
             row = _finished_row(game_id)
             self.attendance.seat(sid, game_id, user_id)
-            if row.status == Status.FINISHED and row.color_of(user_id) is None:
+            if row.status != Status.FINISHED:
+                return notices
+            if row.color_of(user_id) is None:
                 return [*notices, self._finished_spectators(row)]
-            return notices
+            return [*notices, self._players_in_room(row)]
         with live.lock:
             color = live.color_of(user_id)
             self.attendance.seat(sid, game_id, user_id)
@@ -101,12 +103,26 @@ class Seating:
             return []
         if row.color_of(user_id) is None:
             return [self._finished_spectators(row)]
-        return []
+        self.rematches.withdraw(game_id)
+        return [self._players_in_room(row)]
 
     def _finished_spectators(self, row: Game) -> Notice:
         """The spectator count of a finished game: not one of its numbered events."""
         return Notice("spectators", {"game_id": row.id, "count": self._watching(row)},
                       GAME, row.id)
+
+    def _players_in_room(self, row: Game) -> Notice:
+        """After the end, who can still answer a rematch: not one of its numbered events."""
+        return Notice("players_in_room", {"game_id": row.id, "colors": self._in_room(row)},
+                      GAME, row.id)
+
+    def _in_room(self, row: Game) -> list[str]:
+        """The colours of the players with a connection at the finished game; the computer
+        is always there."""
+        here = set(self.attendance.users_at(row.id))
+        seats = ((BLACK, row.black_id, row.black), (WHITE, row.white_id, row.white))
+        return [color for color, user_id, user in seats
+                if user_id in here or user.computer_level is not None]
 
     def _watching(self, row: Game) -> int:
         players = (row.black_id, row.white_id)
@@ -118,6 +134,10 @@ class Seating:
         state["you"] = row.color_of(user_id) or "spectator"
         if row.status == Status.FINISHED:
             state["spectators"] = self._watching(row)
+            state["players_in_room"] = self._in_room(row)
+            # A page opened after the rematch began goes there instead of offering one.
+            state["rematch_game_id"] = db.session.scalar(
+                select(Game.id).where(Game.rematch_of == row.id))
         return state
 
     def _check_spectator_pace(self, game_id: int, user_id: int, sid: str) -> None:

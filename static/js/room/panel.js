@@ -173,18 +173,32 @@ export class Panel {
     else ui.pauseButton.textContent = game.pauseRequestBy === game.you ? t("Pause requested") : t("Pause");
   }
 
+  /** Rematch, or Accept rematch; nothing to offer while the opponent is away from the game,
+      and once the rematch has started, a link to it instead. */
   renderRematch() {
     const {game, ui} = this;
+    if (game.rematchGameId !== null) {
+      this.showRematchGame(game.rematchGameId);
+      return;
+    }
     const mine = game.rematchBy === game.you;
     const theirs = game.rematchBy !== null && !mine;
-    ui.rematchButton.disabled = mine;
+    const gone = !game.opponentHere();
+    ui.rematchButton.disabled = mine || gone;
     ui.rematchButton.textContent = theirs ? t("Accept rematch") : t("Rematch");
-    ui.rematchStatus.textContent = mine ? t("Rematch offered; waiting for your opponent.")
-      : theirs ? t("Your opponent offers a rematch.") : "";
+    ui.rematchStatus.textContent = gone ? this.goneText()
+      : mine ? t("Rematch offered; waiting for your opponent.")
+        : theirs ? t("Your opponent offers a rematch.") : "";
+  }
+
+  goneText() {
+    return this.game.rematchWithdrawn ? t("Your opponent left, so the rematch offer is withdrawn.")
+      : t("Your opponent left the game.");
   }
 
   /** The rematch was already played: the button gives way to a link to that game. */
   showRematchGame(gameId) {
+    this.game.rematchGameId = gameId;
     this.ui.rematchLink.href = `/game/${gameId}`;
     show(this.ui.rematchLink, true);
     show(this.ui.rematchButton, false);
