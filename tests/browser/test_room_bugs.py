@@ -104,20 +104,29 @@ def test_a_paused_game_looks_paused(browser_player, live_server):
 
 
 @pytest.mark.parametrize("live_env", [{"GOBANG_ABORT_SECONDS": "3"}])
-def test_an_aborted_game_says_aborted_with_no_score_line(browser_player, live_server):
+def test_an_aborted_game_says_why_with_no_score_line_and_no_empty_replay(
+    browser_player, live_server
+):
     black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    game_url = black.url
     for page in (black, white):
         expect(page.get_by_test_id("status")).to_have_text("Aborted", timeout=15_000)
+        expect(page.get_by_test_id("result-reason")).to_have_text("Black did not move in 3 s.")
         expect(page.get_by_test_id("score-change-black")).to_be_hidden()
         expect(page.get_by_test_id("score-change-white")).to_be_hidden()
         # the rating in the game's category as it began: a newcomer's
         expect(page.get_by_test_id("score-black")).to_have_text("1500")
+        expect(page.get_by_test_id("replay-link")).to_be_hidden()  # no moves to replay
     black.reload()
     expect(black.get_by_test_id("status")).to_have_text("Aborted")
+    expect(black.get_by_test_id("result-reason")).to_have_text("Black did not move in 3 s.")
     expect(black.get_by_test_id("score-change-black")).to_be_hidden()
-    black.get_by_test_id("replay-link").click()
+    expect(black.get_by_test_id("replay-link")).to_be_hidden()
+    black.goto(f"{game_url}/replay")
     expect(black.get_by_test_id("replay-result")).to_have_text("Aborted")
-    expect(black.get_by_test_id("replay-reason")).to_have_count(0)
+    expect(black.get_by_test_id("replay-reason")).to_have_text("Black did not move in 3 s.")
+    expect(black.get_by_test_id("replay-no-moves")).to_have_text(
+        "No moves were played in this game.")
     black.get_by_test_id("nav-profile").click()
     expect(black.get_by_test_id("game-result")).to_have_text("aborted")
 

@@ -176,3 +176,14 @@ def test_games_from_before_openings_were_played_without_one(migration_app):
     upgrade()
     openings = db.session.execute(text("SELECT opening, opening_log FROM games")).all()
     assert openings and set(openings) == {("none", None)}
+
+
+def test_games_aborted_before_the_cause_was_kept_have_none(migration_app):
+    upgrade(revision=BEFORE_RATINGS)
+    fill_before_ratings()
+    upgrade()
+    details = db.session.execute(text(
+        "SELECT id, reason, abort_detail FROM games ORDER BY id")).all()
+    assert [(game_id, detail) for game_id, _reason, detail in details] == [
+        (1, None), (2, None), (3, None), (4, None), (5, None)]
+    assert details[2].reason == "aborted"

@@ -95,6 +95,13 @@ def test_recent_games_leave_out_aborted_ones(app, ann_and_ben):
     assert by_testid(front(app), "front-game") == []
 
 
+def test_a_recent_game_without_moves_offers_no_replay(app, ann_and_ben):
+    game_id = finish_game(app, *ann_and_ben, "white", "resign", moves=[])
+    page = front(app)
+    assert [e.attrs["data-game-id"] for e in by_testid(page, "front-game")] == [str(game_id)]
+    assert by_testid(page, "front-replay-link") == []
+
+
 def test_deleted_player_in_a_recent_game_is_not_linked(app, ann_and_ben):
     finish_game(app, *ann_and_ben, "black", "five")
     delete_user(app, "ann")

@@ -188,6 +188,15 @@ def test_aborted_game_is_listed_without_score_change(app, client, alice_and_bob)
     assert text(page, "profile-games") == "0"
 
 
+def test_a_game_without_moves_offers_no_replay(app, client, alice_and_bob):
+    played = finish_game(app, *alice_and_bob, "white", "resign", moves=[(7, 7)])
+    finish_game(app, *alice_and_bob, None, "aborted", moves=[])
+    page = page_of(client, "/u/alice")
+    assert len(by_testid(page, "game-row")) == 2
+    assert [e.attrs["href"] for e in by_testid(page, "replay-link")] == [
+        f"/game/{played}/replay"]
+
+
 def test_deleted_opponent_is_named_but_not_linked(app, client, alice_and_bob, alice_played):
     delete_user(app, "bob")
     page = page_of(client, "/u/alice")

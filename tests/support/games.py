@@ -70,13 +70,16 @@ def start_game(
 
 def finish_game(
     app: Flask, black_id: int, white_id: int, winner: str | None = "black",
-    reason: str = "five", moves: Sequence[tuple[int, int]] | None = None, **kw: object,
+    reason: str = "five", moves: Sequence[tuple[int, int]] | None = None,
+    abort: dict[str, object] | None = None, **kw: object,
 ) -> int:
+    """`abort`: an aborted game's cause, as the Result's `abort` (docs/protocol.md)."""
     if moves is None:
         moves = BLACK_FIVE if (winner, reason) == ("black", "five") else BLACK_FIVE[:4]
     line = BLACK_LINE if (winner, reason) == ("black", "five") else None
     game_id = start_game(app, black_id, white_id, moves, **kw)
     with app.app_context():
-        assert save_result(game_id, black_id, white_id, Ending(winner, reason, line), 60, None,
+        ending = Ending(winner, reason, line, abort)
+        assert save_result(game_id, black_id, white_id, ending, 60, None,
                            rated=bool(kw.get("rated", True)))
     return game_id
