@@ -252,3 +252,69 @@ def test_a_rematch_offer_is_withdrawn_when_the_opponent_goes_back_to_the_hall(
     expect(white.get_by_test_id("status")).to_have_text("You lost")
     expect(button).to_be_enabled()
     expect(status).to_have_text("")
+
+
+PHONE = {"width": 390, "height": 844}
+TOUCH = {"has_touch": True, "is_mobile": True}
+
+BOXES = """(selector) => [...document.querySelectorAll(selector)]
+    .filter((el) => el.getClientRects().length)
+    .map((el) => {
+      const r = el.getBoundingClientRect();
+      return {text: el.textContent.trim(), top: r.top, width: r.width};
+    })"""
+
+
+def boxes(page, selector: str) -> list[dict]:
+    page.wait_for_load_state("load")  # the stylesheet has applied
+    return page.evaluate(BOXES, selector)
+
+
+def assert_one_row(found: list[dict], count: int) -> None:
+    """`count` controls, all on one row: their tops within a few pixels."""
+    assert len(found) == count, found
+    tops = [box["top"] for box in found]
+    assert max(tops) - min(tops) <= 3, found
+
+
+def test_resign_stays_on_the_row_of_the_controls_while_paused(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    click_point(black, "h8")
+    expect(white.get_by_test_id("status")).to_have_text("Your turn")
+    black.get_by_test_id("pause-button").click()
+    white.get_by_test_id("pause-accept").click()
+    for page in (black, white):
+        expect(page.get_by_test_id("status")).to_have_text("Paused")
+    white.get_by_test_id("pause-button").click()  # white's vote: "Waiting to resume"
+    expect(white.get_by_test_id("pause-button")).to_have_text("Waiting to resume")
+    for page in (black, white):
+        assert_one_row(boxes(page, "#play-controls > button"), 4)
+
+
+def test_a_take_back_request_keeps_the_controls_on_one_row_on_a_phone(browser_player,
+                                                                      live_server):
+    black, white = match(browser_player("ann", PHONE, **TOUCH),
+                         browser_player("ben", PHONE, **TOUCH), live_server.url)
+    click_point(black, "h8")
+    expect(white.get_by_test_id("status")).to_have_text("Your turn")
+    click_point(white, "h9")
+    expect(black.get_by_test_id("status")).to_have_text("Your turn")
+    black.get_by_test_id("undo-button").click()
+    expect(black.get_by_test_id("undo-button")).to_have_text("Take-back requested")
+    assert_one_row(boxes(black, "#play-controls > button"), 4)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_choices_after_a_game_are_one_row_of_equal_buttons(browser_player, live_server,
+                                                               device):
+    options = {"viewport": PHONE, **TOUCH} if device == "phone" else {}
+    black, white = match(browser_player("ann", **options), browser_player("ben", **options),
+                         live_server.url)
+    white.get_by_test_id("resign-button").click()
+    white.get_by_test_id("resign-confirm").click()
+    expect(black.get_by_test_id("rematch-button")).to_be_visible()
+    found = boxes(black, "#rematch-button, #new-opponent-link, #challenge-opponent-link")
+    assert [box["text"][:9] for box in found] == ["Rematch", "New oppon", "Challenge"]
+    assert_one_row(found, 3)
+    widths = [box["width"] for box in found]
+    assert max(widths) - min(widths) <= 1, found
