@@ -103,7 +103,8 @@ def test_a_paused_game_looks_paused(browser_player, live_server):
     expect(black.locator('[aria-label="h9"]')).to_have_attribute("data-stone", "white")
 
 
-@pytest.mark.parametrize("live_env", [{"GOBANG_ABORT_SECONDS": "3"}])
+# Long enough for both pages to show the game begun on a loaded machine (3 s was not).
+@pytest.mark.parametrize("live_env", [{"GOBANG_ABORT_SECONDS": "6"}])
 def test_an_aborted_game_says_why_with_no_score_line_and_no_empty_replay(
     browser_player, live_server
 ):
@@ -111,7 +112,7 @@ def test_an_aborted_game_says_why_with_no_score_line_and_no_empty_replay(
     game_url = black.url
     for page in (black, white):
         expect(page.get_by_test_id("status")).to_have_text("Aborted", timeout=15_000)
-        expect(page.get_by_test_id("result-reason")).to_have_text("Black did not move in 3 s.")
+        expect(page.get_by_test_id("result-reason")).to_have_text("Black did not move in 6 s.")
         expect(page.get_by_test_id("score-change-black")).to_be_hidden()
         expect(page.get_by_test_id("score-change-white")).to_be_hidden()
         # the rating in the game's category as it began: a newcomer's
@@ -119,12 +120,12 @@ def test_an_aborted_game_says_why_with_no_score_line_and_no_empty_replay(
         expect(page.get_by_test_id("replay-link")).to_be_hidden()  # no moves to replay
     black.reload()
     expect(black.get_by_test_id("status")).to_have_text("Aborted")
-    expect(black.get_by_test_id("result-reason")).to_have_text("Black did not move in 3 s.")
+    expect(black.get_by_test_id("result-reason")).to_have_text("Black did not move in 6 s.")
     expect(black.get_by_test_id("score-change-black")).to_be_hidden()
     expect(black.get_by_test_id("replay-link")).to_be_hidden()
     black.goto(f"{game_url}/replay")
     expect(black.get_by_test_id("replay-result")).to_have_text("Aborted")
-    expect(black.get_by_test_id("replay-reason")).to_have_text("Black did not move in 3 s.")
+    expect(black.get_by_test_id("replay-reason")).to_have_text("Black did not move in 6 s.")
     expect(black.get_by_test_id("replay-no-moves")).to_have_text(
         "No moves were played in this game.")
     black.get_by_test_id("nav-profile").click()
