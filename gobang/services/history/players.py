@@ -204,14 +204,21 @@ def _finished_row(game: Game) -> dict[str, Any]:
         "game_id": game.id,
         "ruleset": game.ruleset,
         "black": game.black.username,
-        "black_linkable": not game.black.deleted,
+        "black_linkable": _linkable(game.black),
+        "black_level": game.black.computer_level,
         "white": game.white.username,
-        "white_linkable": not game.white.deleted,
+        "white_linkable": _linkable(game.white),
+        "white_level": game.white.computer_level,
         "winner": game.winner,
         "reason": game.reason,
         "moves": len(game.moves),
         "ended_at": game.ended_at,
     }
+
+
+def _linkable(user: User) -> bool:
+    """Whether the player has a profile to link to: not a deleted account, nor the computer."""
+    return not user.deleted and user.computer_level is None
 
 
 def recent_finished(limit: int = 8) -> list[dict[str, Any]]:
