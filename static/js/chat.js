@@ -12,7 +12,8 @@ const KEPT = 200;
 /**
  * elements: {log, form, input}.
  * send(text, sent) posts a message and calls sent() once the server took it; decorate(li, data),
- * when given, adds what a page shows before the sender's name.
+ * when given, adds what a page shows before the sender's name, and returns the word for the
+ * sender's part there (the room's "black"), which the line's accessible name gives after the name.
  */
 export class ChatPanel {
   constructor(elements, {send, showError, decorate = null}) {
@@ -57,10 +58,15 @@ export class ChatPanel {
     if (this.seen.has(id)) return;
     this.seen.add(id);
     const li = el("li");
-    if (data.ts) li.title = new Date(data.ts).toLocaleTimeString();
-    if (this.decorate) this.decorate(li, data);
-    li.appendChild(el("strong", "", data.from.username));
+    const part = this.decorate ? this.decorate(li, data) : null;
+    const who = el("strong", "", data.from.username);
+    // The time is the name's tooltip, not the line's: a line is named by who said what
+    // ("ann: good luck", "ann (black): good luck"), not by when.
+    if (data.ts) who.title = new Date(data.ts).toLocaleTimeString();
+    li.appendChild(who);
     li.appendChild(document.createTextNode(`: ${data.text}`));
+    const sender = part ? `${data.from.username} (${part})` : data.from.username;
+    li.setAttribute("aria-label", `${sender}: ${data.text}`);
     this.append(li);
   }
 

@@ -44,6 +44,14 @@ def test_room_chat_history_is_shown_after_a_reload_in_order_and_once(browser_pla
         "good luck", "have fun", "welcome back"]
 
 
+def test_a_room_chat_line_is_named_by_who_said_what_not_by_its_time(browser_player,
+                                                                    live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    say(black, "good luck")
+    line = white.get_by_test_id("room-chat-log").get_by_role("listitem")
+    expect(line).to_have_accessible_name(re.compile(r"^(ann|ben) \(black\): good luck$"))
+
+
 def test_chat_role_tags_are_badges_without_brackets(browser_player, live_server):
     black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
     say(black, "hi")

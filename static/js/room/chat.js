@@ -8,9 +8,11 @@ import {el} from "../page.js";
 const ROLES = {black: t("black"), white: t("white"), spectator: t("spectator")};
 
 function tagRole(li, data) {
+  const role = ROLES[data.role] || data.role;
   li.className = `chat-${data.role}`;
-  li.appendChild(el("span", `role-tag ${data.role}`, ROLES[data.role] || data.role));
+  li.appendChild(el("span", `role-tag ${data.role}`, role));
   li.appendChild(document.createTextNode(" "));
+  return role;
 }
 
 export class RoomChat {
