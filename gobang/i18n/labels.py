@@ -8,6 +8,8 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 from flask_babel.speaklater import LazyString
 
+from gobang.services.pools import TimeControl, clock_label
+
 COLORS = {"black": lazy_gettext("black"), "white": lazy_gettext("white")}
 RULESETS = {
     "freestyle": lazy_gettext("freestyle"),
@@ -109,6 +111,11 @@ def abort_label(detail: dict[str, Any] | None) -> str:
                 if color == "white" else
                 gettext("Black did not come to the game in %(seconds)s s.", seconds=seconds))
     return str(ABORT_CAUSES.get(cause or "", ""))
+
+
+def time_control_label(clock: TimeControl) -> str:
+    """"10+5" for (600, 5), as the hall's grid names it; "No clock" for a game without one."""
+    return clock_label(clock) or gettext("No clock")
 
 
 def result_label(winner: str | None, reason: str | None) -> str:

@@ -174,6 +174,17 @@ def test_profile_lists_recent_games_newest_first(client, alice_played):
         "draw_agreed", "resign", "five"]
 
 
+def test_the_profile_lists_each_games_ruleset_and_clock(app, client, alice_and_bob):
+    finish_game(app, *alice_and_bob, "black", "five", ruleset="renju", clock=(600, 5))
+    finish_game(app, *alice_and_bob, "black", "resign", clock=(180, 2))
+    finish_game(app, *alice_and_bob, "white", "resign")
+    page = page_of(client, "/u/alice")
+    header = [cell.text for cell in by_testid(page, "games-column")]
+    assert header[:6] == ["Opponent", "Colour", "Ruleset", "Clock", "Result", "Reason"]
+    assert list(zip(texts(page, "game-ruleset"), texts(page, "game-clock"), strict=True)) == [
+        ("freestyle", "No clock"), ("freestyle", "3+2"), ("renju", "10+5")]
+
+
 def test_each_recent_game_links_to_its_replay(client, alice_played):
     page = page_of(client, "/u/alice")
     links = [e.attrs["href"] for e in by_testid(page, "replay-link")]

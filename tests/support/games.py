@@ -52,12 +52,16 @@ def delete_user(app: Flask, name: str) -> None:
 def start_game(
     app: Flask, black_id: int, white_id: int, moves: Sequence[tuple[int, int]] = (),
     ruleset: str = "freestyle", status: str = "playing", rated: bool = True,
+    clock: tuple[int, int] | None = None,
 ) -> int:
-    """A game in play (or `status`) with `moves` made a second apart; `rated` False: casual."""
+    """A game in play (or `status`) with `moves` made a second apart; `rated` False: casual;
+    `clock` its time control, (initial, increment) seconds (None: no clock)."""
     with app.app_context():
         started = utcnow() - timedelta(seconds=len(moves) + 1)
         game = Game(black_id=black_id, white_id=white_id, status=status, ruleset=ruleset,
                     started_at=started, rated=rated)
+        if clock is not None:
+            game.clock_initial_ms, game.clock_increment_ms = clock[0] * 1000, clock[1] * 1000
         db.session.add(game)
         db.session.flush()
         for number, (row, col) in enumerate(moves, start=1):

@@ -85,6 +85,7 @@ def _game_row(game: Game, user_id: int, moves: int) -> dict[str, Any]:
     return {
         "game_id": game.id,
         "ruleset": game.ruleset,
+        "clock": game.time_control(),
         "color": color,
         "opponent": opponent.username,
         "opponent_linkable": not opponent.deleted,
@@ -136,6 +137,7 @@ def _computer_row(game: Game, user_id: int, moves: int) -> dict[str, Any]:
         "game_id": game.id,
         "level": game.computer_level,
         "ruleset": game.ruleset,
+        "clock": game.time_control(),
         "color": color,
         "result": outcome_for(game, color),
         "reason": game.reason,
