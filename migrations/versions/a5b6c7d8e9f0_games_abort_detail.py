@@ -1,8 +1,8 @@
 """games.abort_detail: why an aborted game was aborted ({"cause", "color", "seconds"}, as the
 Result's `abort` in docs/protocol.md); null for every other game and for games aborted before
 
-Revision ID: e2f3a4b5c6d7
-Revises: d0e1f2a3b4c5
+Revision ID: a5b6c7d8e9f0
+Revises: f4a5b6c7d8e9
 Create Date: 2026-12-05 04:10:00.000000
 
 """
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = 'e2f3a4b5c6d7'
-down_revision = 'd0e1f2a3b4c5'
+revision = 'a5b6c7d8e9f0'
+down_revision = 'f4a5b6c7d8e9'
 branch_labels = None
 depends_on = None
 
