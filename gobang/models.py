@@ -73,9 +73,9 @@ class User(UserMixin, db.Model):
 
     @property
     def has_profile(self) -> bool:
-        """Whether the player has a public page (/u/<name>): deleted accounts and guests
-        have none, so their names are shown without a link."""
-        return not (self.deleted or self.guest)
+        """Whether the player has a public page (/u/<name>): deleted accounts, guests and the
+        computer have none, so their names are shown without a link."""
+        return not (self.deleted or self.guest or self.computer_level is not None)
 
     def player(self) -> dict:
         return {"id": self.id, "username": self.username, "score": self.score}
@@ -142,6 +142,9 @@ class Game(db.Model):
     # stones are also the game's first moves; its colour choices swap black_id and white_id.
     opening: Mapped[str] = mapped_column(String(16), default="none", server_default="none")
     opening_log: Mapped[list | None] = mapped_column(JSON)
+    # Why an aborted game was aborted, {"cause", "color", "seconds"} (services/play/results.py,
+    # `aborted`); null for any other game, and for games aborted before it was kept.
+    abort_detail: Mapped[dict | None] = mapped_column(JSON)
 
     black: Mapped[User] = relationship(foreign_keys=[black_id])
     white: Mapped[User] = relationship(foreign_keys=[white_id])

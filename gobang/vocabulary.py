@@ -37,6 +37,16 @@ class Reason(StrEnum):
     ABORTED = "aborted"
 
 
+class AbortCause(StrEnum):
+    """Why a game was aborted (a Result's `abort`, docs/protocol.md)."""
+
+    NO_FIRST_MOVE = "no_first_move"  # the side to move did not make its first move in time
+    NO_SHOW = "no_show"  # a player (or both) never came to the game
+    BOTH_LEFT = "both_left"  # both left (a restart nobody came back from)
+    HOST = "host"  # the host's abort-game
+    NOT_STARTED = "not_started"  # made while its players were freed elsewhere: never started
+
+
 # An aborted game changes nobody's score or counters.
 UNSCORED_REASONS = frozenset({Reason.ABORTED})
 

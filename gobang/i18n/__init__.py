@@ -21,6 +21,7 @@ from gobang.i18n.labels import (
     outcome_label,
     reason_label,
     ruleset_label,
+    time_control_label,
 )
 
 DEFAULT_LANGUAGE = "en"
@@ -100,4 +101,5 @@ def init_app(app: Flask) -> None:
             "outcome_label": outcome_label,
             "reason_label": reason_label,
             "ruleset_label": ruleset_label,
+            "time_control_label": time_control_label,
         }

@@ -3,8 +3,12 @@ language. The codes themselves stay English everywhere else: URLs, the API, reco
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
 from flask_babel.speaklater import LazyString
+
+from gobang.services.pools import TimeControl, clock_label
 
 COLORS = {"black": lazy_gettext("black"), "white": lazy_gettext("white")}
 RULESETS = {
@@ -44,6 +48,12 @@ REASONS = {
     "board_full": lazy_gettext("board full"),
     "aborted": lazy_gettext("aborted"),
 }
+# Why a game was aborted, for the causes that need no colour or time (abort_label).
+ABORT_CAUSES = {
+    "both_left": lazy_gettext("Both players left the game."),
+    "host": lazy_gettext("The server's host aborted the game."),
+    "not_started": lazy_gettext("The game could not be started."),
+}
 # The replay's headline: who won, from the game's winner column.
 RESULTS = {
     "black": lazy_gettext("black wins"),
@@ -82,6 +92,30 @@ def outcome_label(outcome: str | None) -> str:
 
 def reason_label(reason: str | None) -> str:
     return _label(REASONS, reason)
+
+
+def abort_label(detail: dict[str, Any] | None) -> str:
+    """Why a game was aborted (a Result's `abort`), as a sentence; "" when it is not known (a
+    game aborted before the server kept the cause)."""
+    if not detail:
+        return ""
+    cause, color, seconds = detail.get("cause"), detail.get("color"), detail.get("seconds")
+    if cause == "no_first_move":
+        return (gettext("White did not move in %(seconds)s s.", seconds=seconds)
+                if color == "white" else
+                gettext("Black did not move in %(seconds)s s.", seconds=seconds))
+    if cause == "no_show":
+        if color is None:
+            return gettext("Neither player came to the game in %(seconds)s s.", seconds=seconds)
+        return (gettext("White did not come to the game in %(seconds)s s.", seconds=seconds)
+                if color == "white" else
+                gettext("Black did not come to the game in %(seconds)s s.", seconds=seconds))
+    return str(ABORT_CAUSES.get(cause or "", ""))
+
+
+def time_control_label(clock: TimeControl) -> str:
+    """"10+5" for (600, 5), as the hall's grid names it; "No clock" for a game without one."""
+    return clock_label(clock) or gettext("No clock")
 
 
 def result_label(winner: str | None, reason: str | None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 
 from gobang.extensions import db
-from gobang.i18n.labels import reason_label, result_label
+from gobang.i18n.labels import abort_label, reason_label, result_label
 from gobang.models import Game
 from gobang.services.history import record_files
 
@@ -29,7 +29,9 @@ def replay(game_id: int) -> str:
         game=game,
         moves=[[move.row, move.col] for move in game.moves],
         result=result_label(game.winner, game.reason),
-        reason=reason_label(game.reason),
+        # An abort's line says why, when that is known; "Aborted" alone says no more.
+        reason=abort_label(game.abort_detail) if game.reason == "aborted"
+        else reason_label(game.reason),
     )
 
 

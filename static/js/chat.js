@@ -56,7 +56,9 @@ export function reportLinks({url, myId, gameId = null}) {
 /**
  * elements: {log, form?, input?} (a log without a form only shows messages).
  * send(text, sent) posts a message and calls sent() once the server took it; decorate(li, data),
- * when given, adds what a page shows before the sender's name; report(data), when given, is
+ * when given, adds what a page shows before the sender's name, and returns the word for the
+ * sender's part there (the room's "black"), which the line's accessible name gives after the
+ * name; report(data), when given, is
  * the address of a line's Report link, or null for none (reportLinks).
  */
 export class ChatPanel {
@@ -82,10 +84,15 @@ export class ChatPanel {
     if (this.seen.has(id)) return false;
     this.seen.add(id);
     const li = el("li");
-    if (data.ts) li.title = new Date(data.ts).toLocaleTimeString();
-    if (this.decorate) this.decorate(li, data);
-    li.appendChild(el("strong", "", data.from.username));
+    const part = this.decorate ? this.decorate(li, data) : null;
+    const who = el("strong", "", data.from.username);
+    // The time is the name's tooltip, not the line's: a line is named by who said what
+    // ("ann: good luck", "ann (black): good luck"), not by when.
+    if (data.ts) who.title = new Date(data.ts).toLocaleTimeString();
+    li.appendChild(who);
     li.appendChild(document.createTextNode(`: ${data.text}`));
+    const sender = part ? `${data.from.username} (${part})` : data.from.username;
+    li.setAttribute("aria-label", `${sender}: ${data.text}`);
     this.addReport(li, data);
     this.append(li);
     return true;

@@ -122,6 +122,7 @@ function greeted(hall, data) {
   hall.currentGame.set(data.current_game, data.away || null);
   hall.matching.set(data.status === "queued", hall.matching.showQueue(data.queue));
   hall.lists.categories = data.rating_categories || [];
+  hall.lists.defaultClock = data.default_clock ?? null;
   hall.lists.reset(data.view);
   hall.chat.showHistory(data.chat);
   setMaintenance(hall, Boolean(data.maintenance));

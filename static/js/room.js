@@ -87,7 +87,19 @@ function startRoom(root) {
   const moveList = new MoveList({list: $("move-list"), live: $("live-button")},
     {game: game, view: (count) => controller.view(count)});
 
+  /** Whether it was our turn at the last refresh: see followTheTurn. */
+  let wasMyTurn = false;
+
+  /** "Your turn" always comes with a board that takes the move: when the turn comes to us
+      while we look back through the moves, the live position comes back. */
+  function followTheTurn() {
+    const mine = game.isMyTurn();
+    if (mine && !wasMyTurn && moveList.viewing !== null) moveList.view(null);
+    wasMyTurn = mine;
+  }
+
   function refresh() {
+    followTheTurn();
     panel.render();
     opening.render();
     clocks.render();
@@ -227,6 +239,10 @@ function startRoom(root) {
   events.on("chat", (data) => chat.receive(data));
   events.on("chat_opened", (data) => { if (data.game_id === gameId) chat.opened(data); });
   events.on("spectators", (data) => showSpectators(data.count));
+  events.on("players_in_room", (data) => {
+    game.setInRoom(data.colors);
+    panel.renderRematch();
+  });
   away.listen(events);
   offers.listen(events);
   pause.listen(events);

@@ -45,3 +45,10 @@ def test_hall_chat_history_is_shown_after_a_reload_in_order_and_once(browser_pla
     say(ben, "welcome back")
     expect(log).to_have_count(3)
     assert lines(ann) == ["anyone up for renju?", "me", "welcome back"]
+
+
+def test_a_chat_line_is_named_by_who_said_what_not_by_its_time(browser_player):
+    ann = browser_player("ann")
+    say(ann, "anyone up for renju?")
+    line = ann.get_by_test_id("hall-chat-log").get_by_role("listitem")
+    expect(line).to_have_accessible_name("ann: anyone up for renju?")

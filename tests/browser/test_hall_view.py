@@ -11,6 +11,22 @@ from playwright.sync_api import expect
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
+@pytest.mark.parametrize(("choice", "label"), [(None, "10+5"), ("180+2", "3+2")])
+def test_a_live_game_shows_its_players_ratings_and_its_clock(browser_player, live_server,
+                                                             choice, label):
+    ann, ben, cat = (browser_player(name) for name in ("ann", "ben", "cat"))
+    for page in (ben, cat):
+        if choice:
+            page.get_by_test_id("clock-choice").select_option(choice)
+        page.get_by_test_id("match-button").click()
+    for page in (ben, cat):
+        page.wait_for_url(re.compile(r".*/game/\d+"))
+    games = ann.get_by_test_id("games-list")
+    expect(games.locator("li")).to_have_count(1)
+    expect(games.locator("li")).to_have_text(re.compile(
+        rf"^(ben|cat) \(1500\) vs (cat|ben) \(1500\) · 0 moves · freestyle · {re.escape(label)}"))
+
+
 def test_players_and_a_live_game_come_and_go_in_the_view(browser_player, live_server):
     ann, ben, cat = (browser_player(name) for name in ("ann", "ben", "cat"))
     online = ann.get_by_test_id("online-list")

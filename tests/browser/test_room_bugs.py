@@ -45,6 +45,14 @@ def test_room_chat_history_is_shown_after_a_reload_in_order_and_once(browser_pla
         "good luck", "have fun", "welcome back"]
 
 
+def test_a_room_chat_line_is_named_by_who_said_what_not_by_its_time(browser_player,
+                                                                    live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    say(black, "good luck")
+    line = white.get_by_test_id("room-chat-log").get_by_role("listitem")
+    expect(line).to_have_accessible_name(re.compile(r"^(ann|ben) \(black\): good luck$"))
+
+
 def test_chat_role_tags_are_badges_without_brackets(browser_player, live_server):
     black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
     say(black, "hi")
@@ -104,21 +112,31 @@ def test_a_paused_game_looks_paused(browser_player, live_server):
     expect(black.locator('[aria-label="h9"]')).to_have_attribute("data-stone", "white")
 
 
-@pytest.mark.parametrize("live_env", [{"GOBANG_ABORT_SECONDS": "3"}])
-def test_an_aborted_game_says_aborted_with_no_score_line(browser_player, live_server):
+# Long enough for both pages to show the game begun on a loaded machine (3 s was not).
+@pytest.mark.parametrize("live_env", [{"GOBANG_ABORT_SECONDS": "6"}])
+def test_an_aborted_game_says_why_with_no_score_line_and_no_empty_replay(
+    browser_player, live_server
+):
     black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    game_url = black.url
     for page in (black, white):
         expect(page.get_by_test_id("status")).to_have_text("Aborted", timeout=15_000)
+        expect(page.get_by_test_id("result-reason")).to_have_text("Black did not move in 6 s.")
         expect(page.get_by_test_id("score-change-black")).to_be_hidden()
         expect(page.get_by_test_id("score-change-white")).to_be_hidden()
         # the rating in the game's category as it began: a newcomer's
         expect(page.get_by_test_id("score-black")).to_have_text("1500")
+        expect(page.get_by_test_id("replay-link")).to_be_hidden()  # no moves to replay
     black.reload()
     expect(black.get_by_test_id("status")).to_have_text("Aborted")
+    expect(black.get_by_test_id("result-reason")).to_have_text("Black did not move in 6 s.")
     expect(black.get_by_test_id("score-change-black")).to_be_hidden()
-    black.get_by_test_id("replay-link").click()
+    expect(black.get_by_test_id("replay-link")).to_be_hidden()
+    black.goto(f"{game_url}/replay")
     expect(black.get_by_test_id("replay-result")).to_have_text("Aborted")
-    expect(black.get_by_test_id("replay-reason")).to_have_count(0)
+    expect(black.get_by_test_id("replay-reason")).to_have_text("Black did not move in 6 s.")
+    expect(black.get_by_test_id("replay-no-moves")).to_have_text(
+        "No moves were played in this game.")
     black.get_by_test_id("nav-profile").click()
     expect(black.get_by_test_id("game-result")).to_have_text("aborted")
 
@@ -215,11 +233,98 @@ def test_a_stale_rematch_button_links_to_the_rematch(browser_player, live_server
         page.wait_for_url(lambda url: url != old_url and "/game/" in url)
     new_url = black.url
     black.goto(old_url)
-    expect(black.get_by_test_id("rematch-button")).to_be_visible()
-    black.get_by_test_id("rematch-button").click()
-    expect(black.get_by_test_id("room-error")).to_have_text("The rematch has already started.")
     link = black.get_by_test_id("rematch-link")
     expect(link).to_be_visible()
     expect(link).to_have_text("Go to the rematch")
+    expect(black.get_by_test_id("rematch-button")).to_be_hidden()
     link.click()
     black.wait_for_url(new_url)
+
+
+def test_a_rematch_offer_is_withdrawn_when_the_opponent_goes_back_to_the_hall(
+    browser_player, live_server
+):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    white.get_by_test_id("resign-button").click()
+    white.get_by_test_id("resign-confirm").click()
+    button, status = black.get_by_test_id("rematch-button"), black.get_by_test_id("rematch-status")
+    button.click()
+    expect(status).to_have_text("Rematch offered; waiting for your opponent.")
+    white.get_by_test_id("back-to-hall").click()
+    white.wait_for_url(f"{live_server.url}/hall")
+    expect(status).to_have_text("Your opponent left, so the rematch offer is withdrawn.")
+    expect(button).to_be_disabled()
+    black.reload()
+    expect(black.get_by_test_id("status")).to_have_text("You won!")
+    expect(status).to_have_text("Your opponent left the game.")
+    expect(button).to_be_disabled()
+    white.go_back()
+    expect(white.get_by_test_id("status")).to_have_text("You lost")
+    expect(button).to_be_enabled()
+    expect(status).to_have_text("")
+
+
+PHONE = {"width": 390, "height": 844}
+TOUCH = {"has_touch": True, "is_mobile": True}
+
+BOXES = """(selector) => [...document.querySelectorAll(selector)]
+    .filter((el) => el.getClientRects().length)
+    .map((el) => {
+      const r = el.getBoundingClientRect();
+      return {text: el.textContent.trim(), top: r.top, width: r.width};
+    })"""
+
+
+def boxes(page, selector: str) -> list[dict]:
+    page.wait_for_load_state("load")  # the stylesheet has applied
+    return page.evaluate(BOXES, selector)
+
+
+def assert_one_row(found: list[dict], count: int) -> None:
+    """`count` controls, all on one row: their tops within a few pixels."""
+    assert len(found) == count, found
+    tops = [box["top"] for box in found]
+    assert max(tops) - min(tops) <= 3, found
+
+
+def test_resign_stays_on_the_row_of_the_controls_while_paused(browser_player, live_server):
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    click_point(black, "h8")
+    expect(white.get_by_test_id("status")).to_have_text("Your turn")
+    black.get_by_test_id("pause-button").click()
+    white.get_by_test_id("pause-accept").click()
+    for page in (black, white):
+        expect(page.get_by_test_id("status")).to_have_text("Paused")
+    white.get_by_test_id("pause-button").click()  # white's vote: "Waiting to resume"
+    expect(white.get_by_test_id("pause-button")).to_have_text("Waiting to resume")
+    for page in (black, white):
+        assert_one_row(boxes(page, "#play-controls > button"), 4)
+
+
+def test_a_take_back_request_keeps_the_controls_on_one_row_on_a_phone(browser_player,
+                                                                      live_server):
+    black, white = match(browser_player("ann", PHONE, **TOUCH),
+                         browser_player("ben", PHONE, **TOUCH), live_server.url)
+    click_point(black, "h8")
+    expect(white.get_by_test_id("status")).to_have_text("Your turn")
+    click_point(white, "h9")
+    expect(black.get_by_test_id("status")).to_have_text("Your turn")
+    black.get_by_test_id("undo-button").click()
+    expect(black.get_by_test_id("undo-button")).to_have_text("Take-back requested")
+    assert_one_row(boxes(black, "#play-controls > button"), 4)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_choices_after_a_game_are_one_row_of_equal_buttons(browser_player, live_server,
+                                                               device):
+    options = {"viewport": PHONE, **TOUCH} if device == "phone" else {}
+    black, white = match(browser_player("ann", **options), browser_player("ben", **options),
+                         live_server.url)
+    white.get_by_test_id("resign-button").click()
+    white.get_by_test_id("resign-confirm").click()
+    expect(black.get_by_test_id("rematch-button")).to_be_visible()
+    found = boxes(black, "#rematch-button, #new-opponent-link, #challenge-opponent-link")
+    assert [box["text"][:9] for box in found] == ["Rematch", "New oppon", "Challenge"]
+    assert_one_row(found, 3)
+    widths = [box["width"] for box in found]
+    assert max(widths) - min(widths) <= 1, found

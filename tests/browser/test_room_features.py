@@ -45,20 +45,36 @@ def test_the_move_list_follows_the_game_live_in_notation(browser_player, live_se
     expect(items.nth(2)).to_have_attribute("aria-current", "step")
 
 
-def test_clicking_a_move_shows_that_position_without_affecting_play(browser_player, live_server):
+def test_clicking_a_move_shows_that_position_and_the_live_button_returns(browser_player,
+                                                                        live_server):
     black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
     play(black, white, ["h8", "h9", "i8"])
     black.get_by_test_id("move-item").first.click()
     expect(stones(black)).to_have_count(1)
     live = black.get_by_test_id("live-button")
     expect(live).to_have_text("Back to the live position")
-    click_point(white, "j9")
-    expect(black.get_by_test_id("move-item")).to_have_count(4)
-    expect(stones(black)).to_have_count(1)  # still looking back
-    expect(black.get_by_test_id("status")).to_have_text("Your turn")
+    black.get_by_test_id("room-chat-input").fill("nice")  # other news leaves the view be
+    black.get_by_test_id("room-chat-send").click()
+    expect(white.get_by_test_id("room-chat-log")).to_contain_text("nice")
+    expect(stones(black)).to_have_count(1)
     live.click()
     expect(live).to_be_hidden()
+    expect(stones(black)).to_have_count(3)
+
+
+def test_looking_back_gives_way_to_the_live_position_when_it_becomes_your_turn(
+        browser_player, live_server):
+    """"Your turn" is always a board that takes the move: the opponent's move while the
+    player looks back brings the live position back."""
+    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+    play(black, white, ["h8", "h9", "i8"])
+    black.get_by_test_id("move-item").first.click()
+    expect(stones(black)).to_have_count(1)
+    click_point(white, "j9")
+    expect(black.get_by_test_id("status")).to_have_text("Your turn")
     expect(stones(black)).to_have_count(4)
+    expect(black.get_by_test_id("live-button")).to_be_hidden()
+    expect(black.get_by_test_id("move-item").last).to_have_attribute("aria-current", "step")
     click_point(black, "k8")
     expect(white.locator('[aria-label="k8"]')).to_have_attribute("data-stone", "black")
 

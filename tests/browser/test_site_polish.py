@@ -91,3 +91,37 @@ def test_score_chart_sets_out_from_the_starting_score(
     expect(point).to_have_count(1)
     # The winner's line climbs from the start (SVG y grows downwards).
     assert point.bounding_box()["y"] < start.bounding_box()["y"]
+
+
+ROW_PARTS = """() => [...document.querySelectorAll('[data-testid=front-game]')].map((row) => {
+    const box = (el) => { const r = el.getBoundingClientRect();
+                          return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+    return {who: box(row.querySelector('.who')), about: box(row.querySelector(':scope > .muted')),
+            replay: box(row.querySelector('[data-testid=front-replay-link]'))};
+})"""
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_recent_games_keep_the_replay_button_beside_a_computer_game(
+        browser_player, live_server, new_page, viewport):
+    from tests.browser.test_computer import REPLY_MS, start_computer_game
+    from tests.browser.test_game import click_point
+
+    player = browser_player("a_rather_long_name_1")
+    start_computer_game(player, live_server.url, "black")
+    click_point(player, "h8")
+    expect(player.locator("[data-stone=white]")).to_have_count(1, timeout=REPLY_MS)
+    player.get_by_test_id("resign-button").click()
+    player.get_by_test_id("resign-confirm").click()
+    expect(player.get_by_test_id("status")).to_have_text("You lost")
+
+    page = new_page(viewport)
+    page.goto(f"{live_server.url}/")
+    expect(page.get_by_test_id("front-game")).to_have_count(1)
+    expect(page.get_by_test_id("front-game").first).to_contain_text("Computer · level 1")
+    page.wait_for_load_state("load")
+    for row in page.evaluate(ROW_PARTS):
+        # The button sits beside the names and the result, not on a line of its own.
+        assert row["replay"]["top"] < row["who"]["bottom"], row
+        assert row["replay"]["left"] >= max(row["who"]["right"], row["about"]["right"]) - 1, row
+    assert_no_sideways_scroll(page)

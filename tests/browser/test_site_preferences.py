@@ -96,3 +96,23 @@ def test_replay_shows_move_numbers_for_a_player_who_chose_them(
     page.goto(f"{live_server.url}/game/{finished_game}/replay")
     expect(page.get_by_test_id("numbers-toggle")).to_be_checked()
     expect(page.locator("#board .point[data-row='7'][data-col='3']")).to_have_text("1")
+
+
+def test_show_forbidden_points_is_one_setting_in_settings_and_in_the_room(browser_player):
+    """Settings promises the choice "on every device": the room reads the account's
+    preference, and a tick in the room is saved back to it."""
+    ann = browser_player("ann")
+    open_settings(ann)
+    ann.get_by_test_id("pref-forbidden").check()
+    ann.get_by_test_id("save-preferences").click()
+    expect(ann.get_by_test_id("pref-forbidden")).to_be_checked()
+    ann.get_by_test_id("nav-hall").click()
+    ann.get_by_test_id("computer-ruleset").select_option("renju")
+    ann.get_by_test_id("computer-color").select_option("black")
+    ann.get_by_test_id("computer-button").click()
+    toggle = ann.get_by_test_id("forbidden-toggle")
+    expect(toggle).to_be_visible()
+    expect(toggle).to_be_checked()
+    assert save_from_the_room(ann, "forbidden-toggle")["forbidden"] is False
+    open_settings(ann)
+    expect(ann.get_by_test_id("pref-forbidden")).not_to_be_checked()

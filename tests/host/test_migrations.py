@@ -211,3 +211,14 @@ def test_accounts_from_before_guests_are_registered_ones(migration_app):
     guests = db.session.execute(text("SELECT id, guest FROM users ORDER BY id")).all()
     assert [(user_id, bool(flag)) for user_id, flag in guests] == [
         (1, False), (2, False), (3, False)]
+
+
+def test_games_aborted_before_the_cause_was_kept_have_none(migration_app):
+    upgrade(revision=BEFORE_RATINGS)
+    fill_before_ratings()
+    upgrade()
+    details = db.session.execute(text(
+        "SELECT id, reason, abort_detail FROM games ORDER BY id")).all()
+    assert [(game_id, detail) for game_id, _reason, detail in details] == [
+        (1, None), (2, None), (3, None), (4, None), (5, None)]
+    assert details[2].reason == "aborted"

@@ -117,6 +117,21 @@ def test_recent_games_leave_out_aborted_ones(app, ann_and_ben):
     assert by_testid(front(app), "front-game") == []
 
 
+def test_a_recent_game_without_moves_offers_no_replay(app, ann_and_ben):
+    game_id = finish_game(app, *ann_and_ben, "white", "resign", moves=[])
+    page = front(app)
+    assert [e.attrs["data-game-id"] for e in by_testid(page, "front-game")] == [str(game_id)]
+    assert by_testid(page, "front-replay-link") == []
+
+
+def test_the_computer_in_a_recent_game_is_named_without_a_link(app, ann_and_ben):
+    computer = add_user(app, "Computer · level 3", computer_level=3)
+    finish_game(app, ann_and_ben[0], computer, "black", "five", rated=False)
+    page = front(app)
+    assert texts(page, "front-game-white") == ["Computer · level 3"]
+    assert "href" not in by_testid(page, "front-game-white")[0].attrs
+
+
 def test_deleted_player_in_a_recent_game_is_not_linked(app, ann_and_ben):
     finish_game(app, *ann_and_ben, "black", "five")
     delete_user(app, "ann")

@@ -174,6 +174,17 @@ def test_profile_lists_recent_games_newest_first(client, alice_played):
         "draw_agreed", "resign", "five"]
 
 
+def test_the_profile_lists_each_games_ruleset_and_clock(app, client, alice_and_bob):
+    finish_game(app, *alice_and_bob, "black", "five", ruleset="renju", clock=(600, 5))
+    finish_game(app, *alice_and_bob, "black", "resign", clock=(180, 2))
+    finish_game(app, *alice_and_bob, "white", "resign")
+    page = page_of(client, "/u/alice")
+    header = [cell.text for cell in by_testid(page, "games-column")]
+    assert header[:6] == ["Opponent", "Colour", "Ruleset", "Clock", "Result", "Reason"]
+    assert list(zip(texts(page, "game-ruleset"), texts(page, "game-clock"), strict=True)) == [
+        ("freestyle", "No clock"), ("freestyle", "3+2"), ("renju", "10+5")]
+
+
 def test_each_recent_game_links_to_its_replay(client, alice_played):
     page = page_of(client, "/u/alice")
     links = [e.attrs["href"] for e in by_testid(page, "replay-link")]
@@ -186,6 +197,15 @@ def test_aborted_game_is_listed_without_score_change(app, client, alice_and_bob)
     assert texts(page, "game-result") == ["aborted"]
     assert texts(page, "game-score-change") == ["±0"]
     assert text(page, "profile-games") == "0"
+
+
+def test_a_game_without_moves_offers_no_replay(app, client, alice_and_bob):
+    played = finish_game(app, *alice_and_bob, "white", "resign", moves=[(7, 7)])
+    finish_game(app, *alice_and_bob, None, "aborted", moves=[])
+    page = page_of(client, "/u/alice")
+    assert len(by_testid(page, "game-row")) == 2
+    assert [e.attrs["href"] for e in by_testid(page, "replay-link")] == [
+        f"/game/{played}/replay"]
 
 
 def test_deleted_opponent_is_named_but_not_linked(app, client, alice_and_bob, alice_played):

@@ -84,6 +84,42 @@ def test_replay_page_shows_result_reason_players_and_controls(client, won_game):
     assert '<script src="/static/js/replay.js"' in page
 
 
+@pytest.mark.parametrize(("cause", "color", "seconds", "said"), [
+    ("no_first_move", "black", 30, "Black did not move in 30 s."),
+    ("no_first_move", "white", 30, "White did not move in 30 s."),
+    ("no_show", "white", 30, "White did not come to the game in 30 s."),
+    ("no_show", "black", 30, "Black did not come to the game in 30 s."),
+    ("no_show", None, 30, "Neither player came to the game in 30 s."),
+    ("both_left", None, None, "Both players left the game."),
+    ("host", None, None, "The server's host aborted the game."),
+    ("not_started", None, None, "The game could not be started."),
+])
+def test_the_replay_of_an_aborted_game_says_why(app, client, players, cause, color, seconds,
+                                                said):
+    why = {"cause": cause, "color": color, "seconds": seconds}
+    game_id = finish_game(app, *players, None, "aborted", moves=[(7, 7)], abort=why)
+    page = client.get(f"/game/{game_id}/replay").get_data(as_text=True)
+    assert text(page, "replay-result") == "Aborted"
+    assert text(page, "replay-reason") == said
+
+
+def test_the_replay_of_a_game_aborted_before_causes_were_kept_gives_none(app, client, players):
+    game_id = finish_game(app, *players, None, "aborted", moves=[(7, 7)])
+    page = client.get(f"/game/{game_id}/replay").get_data(as_text=True)
+    assert text(page, "replay-result") == "Aborted"
+    assert by_testid(page, "replay-reason") == []
+
+
+def test_the_replay_of_a_game_without_moves_says_so_and_offers_no_steps(app, client, players):
+    why = {"cause": "no_first_move", "color": "black", "seconds": 30}
+    game_id = finish_game(app, *players, None, "aborted", moves=[], abort=why)
+    page = client.get(f"/game/{game_id}/replay").get_data(as_text=True)
+    assert text(page, "replay-no-moves") == "No moves were played in this game."
+    assert text(page, "replay-reason") == "Black did not move in 30 s."
+    for control in ("replay-first", "replay-forward", "download-txt"):
+        assert by_testid(page, control) == []
+
+
 def test_replay_page_needs_no_inline_script_or_style(client, won_game):
     page = client.get(f"/game/{won_game}/replay").get_data(as_text=True)
     assert "style=" not in page and "<style" not in page

@@ -247,6 +247,19 @@ def test_the_hall_lists_a_players_ratings_in_the_categories_on_offer_by_place(en
     assert listed["ann"]["ratings"] == expected
 
 
+@pytest.mark.parametrize(("time_control", "listed"), [
+    ((180, 2), [180, 2]), (None, None), ((600, 5), "left out")])
+def test_the_hall_lists_a_live_games_clock_unless_it_is_the_default(env, users, time_control,
+                                                                    listed):
+    """The default clock (hello's default_clock, 10+5 here) goes without saying: most games
+    are played with it, and the list's size is bounded."""
+    black, white = users("ann", "ben")
+    env.play.factory.create(black, white, "freestyle", time_control=time_control)
+    env.lobby.view.flush()
+    (game,) = env.lobby.view.snapshot()["games"]
+    assert game.get("clock", "left out") == listed
+
+
 @pytest.mark.parametrize("text", ["a" * 300, "棋" * 300])
 def test_hello_brings_the_newest_chat_within_its_byte_bound(env, users, hall_of, text):
     import json

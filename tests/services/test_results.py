@@ -165,6 +165,7 @@ def test_restored_game_nobody_returns_to_is_aborted(app, two_users):
     services, _game_id = restored_after_two_moves(app, two_users, clock)
     result = ending_after_grace(app, services, clock)
     assert (result["winner"], result["reason"]) == (None, "aborted")
+    assert result["abort"] == {"cause": "both_left", "color": None, "seconds": None}
     assert counters(app, two_users[0]) == (1000, 0, 0, 0, 0)
 
 

@@ -96,6 +96,7 @@ def test_abort_ends_the_game_without_score_change(game_between, host):
     over = white.received("/room", "game_over")
     assert [o["result"]["reason"] for o in over] == ["aborted"]
     assert over[0]["result"]["winner"] is None
+    assert over[0]["result"]["abort"] == {"cause": "host", "color": None, "seconds": None}
     assert scores(black) == scores(white) == (1000, 0)
 
 

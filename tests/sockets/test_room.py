@@ -331,6 +331,44 @@ def test_no_first_reply_aborts(game_between, clock, tick):
     assert white.received("/room", "game_over")[0]["result"]["reason"] == "aborted"
 
 
+@pytest.mark.parametrize(("moves", "color"), [([], "black"), ([(7, 7)], "white")])
+def test_an_abort_says_who_did_not_move_in_time(game_between, clock, tick, moves, color):
+    black, white, game_id = game_between()
+    play(black, white, game_id, moves)
+    clock.advance(30)
+    tick()
+    why = {"cause": "no_first_move", "color": color, "seconds": 30}
+    assert white.received("/room", "game_over")[0]["result"]["abort"] == why
+    assert black.http.get(f"/api/games/{game_id}").get_json()["result"]["abort"] == why
+
+
+@pytest.mark.parametrize(("arrive", "missing"), [(["black"], "white"), (["white"], "black"),
+                                                 ([], None)])
+def test_an_abort_says_who_never_came_to_the_game(player, tick, clock, arrive, missing):
+    ann, ben = player("ann"), player("ben")
+    seats = {}
+    for someone in (ann, ben):
+        someone.join_hall()
+        someone.emit("/hall", "start_match", {"ruleset": "freestyle"})
+    tick()
+    for someone in (ann, ben):
+        found = someone.received("/hall", "match_found")[0]
+        seats[found["color"]] = someone
+    game_id = found["game_id"]
+    for color in arrive:
+        seats[color].emit("/room", "join_game", {"game_id": game_id})
+    clock.advance(30)
+    tick()
+    record = ann.http.get(f"/api/games/{game_id}").get_json()
+    assert record["result"]["abort"] == {"cause": "no_show", "color": missing, "seconds": 30}
+
+
+def test_a_game_that_ends_otherwise_carries_no_abort(game_between):
+    black, white, game_id = game_between()
+    white.emit("/room", "resign", {"game_id": game_id})
+    assert "abort" not in black.received("/room", "game_over")[0]["result"]
+
+
 def test_game_end_frees_players_for_the_hall(game_between):
     black, white, game_id = game_between()
     white.emit("/room", "resign", {"game_id": game_id})

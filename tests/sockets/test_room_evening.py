@@ -89,6 +89,18 @@ def test_a_stale_rematch_refusal_names_the_rematch_game(game_between):
     assert (ack["error"], ack["game_id"]) == ("conflict", new_id)
 
 
+def test_the_state_of_a_finished_game_names_its_rematch(game_between):
+    black, white, game_id = game_between()
+    white.emit("/room", "resign", {"game_id": game_id})
+    assert black.emit("/room", "join_game", {"game_id": game_id})["state"][
+        "rematch_game_id"] is None
+    black.emit("/room", "rematch", {"game_id": game_id})
+    white.emit("/room", "rematch", {"game_id": game_id})
+    new_id = black.received("/room", "rematch_ready")[0]["game_id"]
+    state = white.emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert state["rematch_game_id"] == new_id
+
+
 def test_forbidden_points_lists_renju_double_three_for_black_to_move(game_between):
     black, white, game_id = game_between(ruleset="renju")
     play(black, white, game_id, DOUBLE_THREE_AT_H8)

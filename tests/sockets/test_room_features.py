@@ -175,6 +175,42 @@ def test_rematch_when_both_offer_swaps_colours(game_between, player):
     assert state["black"]["username"] == white.name
 
 
+def test_a_player_leaving_a_finished_game_withdraws_the_rematch_offer(game_between):
+    black, white, game_id = game_between()
+    white.emit("/room", "resign", {"game_id": game_id})
+    black.emit("/room", "rematch", {"game_id": game_id})
+    black.received("/room")
+    white.room.disconnect("/room")
+    assert black.received("/room", "players_in_room") == [
+        {"game_id": game_id, "colors": ["black"]}]
+    state = black.emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert (state["rematch_offers"], state["players_in_room"]) == ([], ["black"])
+
+
+def test_a_player_back_at_a_finished_game_is_told_and_a_rematch_can_start(game_between):
+    black, white, game_id = game_between()
+    white.emit("/room", "resign", {"game_id": game_id})
+    white.room.disconnect("/room")
+    white.clients.pop("/room")
+    black.received("/room")
+    state = white.emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert state["players_in_room"] == ["black", "white"]
+    assert black.received("/room", "players_in_room") == [
+        {"game_id": game_id, "colors": ["black", "white"]}]
+    white.emit("/room", "rematch", {"game_id": game_id})
+    black.emit("/room", "rematch", {"game_id": game_id})
+    assert len(black.received("/room", "rematch_ready")) == 1
+
+
+def test_the_state_of_a_game_in_play_says_which_players_are_in_the_room(game_between):
+    black, white, game_id = game_between()
+    assert black.emit("/room", "join_game", {"game_id": game_id})["state"][
+        "players_in_room"] == ["black", "white"]
+    white.room.disconnect("/room")
+    assert black.emit("/room", "join_game", {"game_id": game_id})["state"][
+        "players_in_room"] == ["black"]
+
+
 def test_rematch_before_the_end_is_refused(game_between):
     black, _white, game_id = game_between()
     assert black.emit("/room", "rematch", {"game_id": game_id})["error"] == "conflict"
@@ -238,6 +274,26 @@ def test_spectator_count_drops_when_one_leaves(game_between, player):
     carol.emit("/room", "join_game", {"game_id": game_id})
     carol.room.disconnect("/room")
     assert black.received("/room", "spectators")[-1] == {"game_id": game_id, "count": 0}
+
+
+def test_spectator_count_drops_when_one_leaves_a_finished_game(game_between, player):
+    black, white, game_id = game_between()
+    carol = player("carol")
+    carol.emit("/room", "join_game", {"game_id": game_id})
+    white.emit("/room", "resign", {"game_id": game_id})
+    black.received("/room")
+    carol.room.disconnect("/room")
+    assert black.received("/room", "spectators") == [{"game_id": game_id, "count": 0}]
+    assert black.emit("/room", "join_game", {"game_id": game_id})["state"]["spectators"] == 0
+
+
+def test_a_spectator_arriving_after_the_end_is_counted(game_between, player):
+    black, white, game_id = game_between()
+    white.emit("/room", "resign", {"game_id": game_id})
+    black.received("/room")
+    state = player("carol").emit("/room", "join_game", {"game_id": game_id})["state"]
+    assert state["spectators"] == 1
+    assert black.received("/room", "spectators") == [{"game_id": game_id, "count": 1}]
 
 
 @pytest.mark.parametrize("app_overrides", [{"NEGOTIATIONS_PER_MINUTE": 2}])

@@ -52,12 +52,16 @@ def delete_user(app: Flask, name: str) -> None:
 def start_game(
     app: Flask, black_id: int, white_id: int, moves: Sequence[tuple[int, int]] = (),
     ruleset: str = "freestyle", status: str = "playing", rated: bool = True,
+    clock: tuple[int, int] | None = None,
 ) -> int:
-    """A game in play (or `status`) with `moves` made a second apart; `rated` False: casual."""
+    """A game in play (or `status`) with `moves` made a second apart; `rated` False: casual;
+    `clock` its time control, (initial, increment) seconds (None: no clock)."""
     with app.app_context():
         started = utcnow() - timedelta(seconds=len(moves) + 1)
         game = Game(black_id=black_id, white_id=white_id, status=status, ruleset=ruleset,
                     started_at=started, rated=rated)
+        if clock is not None:
+            game.clock_initial_ms, game.clock_increment_ms = clock[0] * 1000, clock[1] * 1000
         db.session.add(game)
         db.session.flush()
         for number, (row, col) in enumerate(moves, start=1):
@@ -70,13 +74,16 @@ def start_game(
 
 def finish_game(
     app: Flask, black_id: int, white_id: int, winner: str | None = "black",
-    reason: str = "five", moves: Sequence[tuple[int, int]] | None = None, **kw: object,
+    reason: str = "five", moves: Sequence[tuple[int, int]] | None = None,
+    abort: dict[str, object] | None = None, **kw: object,
 ) -> int:
+    """`abort`: an aborted game's cause, as the Result's `abort` (docs/protocol.md)."""
     if moves is None:
         moves = BLACK_FIVE if (winner, reason) == ("black", "five") else BLACK_FIVE[:4]
     line = BLACK_LINE if (winner, reason) == ("black", "five") else None
     game_id = start_game(app, black_id, white_id, moves, **kw)
     with app.app_context():
-        assert save_result(game_id, black_id, white_id, Ending(winner, reason, line), 60, None,
+        ending = Ending(winner, reason, line, abort)
+        assert save_result(game_id, black_id, white_id, ending, 60, None,
                            rated=bool(kw.get("rated", True)))
     return game_id

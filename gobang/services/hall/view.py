@@ -26,7 +26,7 @@ from gobang.services.hall.matcher import Matcher
 from gobang.services.hall.presence import Presence
 from gobang.services.hall.state import GameList, ViewRecord
 from gobang.services.notices import HALL, Notice
-from gobang.services.pools import Pools, pool_name
+from gobang.services.pools import Pools, pool_name, wire
 from gobang.vocabulary import RULESETS
 
 Entry = dict[str, Any]
@@ -132,7 +132,14 @@ class HallView:
         top = heapq.nsmallest(
             self.sizes.games, live,
             key=lambda g: (-(g["black"]["score"] + g["white"]["score"]), g["game_id"]))
-        return {g["game_id"]: g for g in top}
+        return {g["game_id"]: self._listed(g) for g in top}
+
+    def _listed(self, game: Entry) -> Entry:
+        """A game as the view lists it: its clock left out when it is the default one (hello's
+        `default_clock`), as most games' is, which keeps a full list within its size."""
+        if game.get("clock", "omitted") != wire(self.pools.default):
+            return game
+        return {key: value for key, value in game.items() if key != "clock"}
 
 
 def _difference(before: dict[int, Entry], after: dict[int, Entry]) -> dict[str, list[Any]]:

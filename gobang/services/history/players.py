@@ -8,7 +8,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import selectinload
 
 from gobang.extensions import db
-from gobang.models import Game, User
+from gobang.models import Game, Move, User
 from gobang.rules import BLACK, WHITE
 from gobang.services.paging import Page, page_count
 from gobang.vocabulary import UNSCORED_REASONS
@@ -70,7 +70,14 @@ def outcome_for(game: Game, color: str) -> str:
     return "win" if game.winner == color else "loss"
 
 
-def _game_row(game: Game, user_id: int) -> dict[str, Any]:
+def _move_count():
+    """How many moves a game has, as a column of a query on games (a game without any has
+    no replay to offer)."""
+    return (select(func.count(Move.id)).where(Move.game_id == Game.id)
+            .correlate(Game).scalar_subquery())
+
+
+def _game_row(game: Game, user_id: int, moves: int) -> dict[str, Any]:
     color = game.color_of(user_id) or WHITE
     opponent = game.white if color == BLACK else game.black
     before, after = _score_before(game, color), _score_after(game, color)
@@ -78,6 +85,7 @@ def _game_row(game: Game, user_id: int) -> dict[str, Any]:
     return {
         "game_id": game.id,
         "ruleset": game.ruleset,
+        "clock": game.time_control(),
         "color": color,
         "opponent": opponent.username,
         "opponent_linkable": not opponent.deleted,
@@ -87,6 +95,7 @@ def _game_row(game: Game, user_id: int) -> dict[str, Any]:
         "rated": game.rated,
         "score_after": after,
         "ended_at": game.ended_at,
+        "moves": moves,
     }
 
 
@@ -96,15 +105,15 @@ def recent_games(user_id: int, page: int) -> Page | None:
     pages = page_count(total, GAMES_PER_PAGE)
     if not 1 <= page <= pages:
         return None
-    games = db.session.scalars(
-        select(Game).where(*_finished_by(user_id))
+    rows = db.session.execute(
+        select(Game, _move_count()).where(*_finished_by(user_id))
         # Each row names the opponent: load both players with the page, not one by one.
         .options(selectinload(Game.black), selectinload(Game.white))
         .order_by(Game.ended_at.desc(), Game.id.desc())
         .limit(GAMES_PER_PAGE)
         .offset((page - 1) * GAMES_PER_PAGE)
     )
-    return Page([_game_row(game, user_id) for game in games], page, pages, total)
+    return Page([_game_row(game, user_id, moves) for game, moves in rows], page, pages, total)
 
 
 def _ranked_filter():
@@ -116,22 +125,24 @@ def computer_games(user_id: int, limit: int = COMPUTER_GAMES_SHOWN) -> Page:
     """The player's latest finished games against the computer (one page), and how many."""
     total = db.session.scalar(
         select(func.count(Game.id)).where(*_finished_by(user_id, computer=True))) or 0
-    games = db.session.scalars(
-        select(Game).where(*_finished_by(user_id, computer=True))
+    rows = db.session.execute(
+        select(Game, _move_count()).where(*_finished_by(user_id, computer=True))
         .order_by(Game.ended_at.desc(), Game.id.desc()).limit(limit))
-    return Page([_computer_row(game, user_id) for game in games], 1, 1, total)
+    return Page([_computer_row(game, user_id, moves) for game, moves in rows], 1, 1, total)
 
 
-def _computer_row(game: Game, user_id: int) -> dict[str, Any]:
+def _computer_row(game: Game, user_id: int, moves: int) -> dict[str, Any]:
     color = game.color_of(user_id) or WHITE
     return {
         "game_id": game.id,
         "level": game.computer_level,
         "ruleset": game.ruleset,
+        "clock": game.time_control(),
         "color": color,
         "result": outcome_for(game, color),
         "reason": game.reason,
         "ended_at": game.ended_at,
+        "moves": moves,
     }
 
 
@@ -197,9 +208,11 @@ def _finished_row(game: Game) -> dict[str, Any]:
         "black": game.black.username,
         "black_linkable": game.black.has_profile,
         "black_deleted": game.black.deleted,
+        "black_level": game.black.computer_level,
         "white": game.white.username,
         "white_linkable": game.white.has_profile,
         "white_deleted": game.white.deleted,
+        "white_level": game.white.computer_level,
         "winner": game.winner,
         "reason": game.reason,
         "moves": len(game.moves),

@@ -20,12 +20,12 @@ from gobang.services.notices import ActionError, Notice
 from gobang.services.openings.stored import check_opening, opening_of
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import Clocks, LiveGame, Seat, first_version
-from gobang.services.play.results import Ending, save_result
+from gobang.services.play.results import Ending, aborted, save_result
 from gobang.services.play.table import GameTable
 from gobang.services.pools import OMITTED, Omitted, TimeControl
 from gobang.services.ratings.categories import category_of
 from gobang.services.ratings.stored import standings_of
-from gobang.vocabulary import BLACK, RULESETS, WHITE, Reason, Status
+from gobang.vocabulary import BLACK, RULESETS, WHITE, AbortCause, Status
 
 log = logging.getLogger("gobang.games")
 
@@ -128,7 +128,7 @@ class GameFactory:
                 log.warning("game aborted: its players were freed while it was made",
                             extra={"fields": {"game_id": live.game_id}})
                 save_result(live.game_id, live.black.user_id, live.white.user_id,
-                            Ending(None, Reason.ABORTED), 0, None, rated=False)
+                            aborted(AbortCause.NOT_STARTED), 0, None, rated=False)
                 revoked[live.game_id] = ActionError("conflict", gettext(
                     "The game could not be started; try again."))
         return revoked

@@ -15,9 +15,9 @@ from gobang.services.metrics import Metrics
 from gobang.services.notices import ActionError, Notice
 from gobang.services.play.checks import not_over
 from gobang.services.play.live import LiveGame, room_notice
-from gobang.services.play.results import Ending, save_result
+from gobang.services.play.results import Ending, aborted, save_result
 from gobang.services.play.table import GameTable
-from gobang.vocabulary import Reason, Status, opponent
+from gobang.vocabulary import AbortCause, Reason, Status, opponent
 
 log = logging.getLogger("gobang.games")
 
@@ -78,4 +78,4 @@ class Finisher:
         if live is None:
             raise ActionError("not_found", gettext("No game in play has that id."))
         with live.lock:
-            return self.finish(live, Ending(None, Reason.ABORTED))
+            return self.finish(live, aborted(AbortCause.HOST))

@@ -182,13 +182,16 @@ class LiveGame:
 
     def live_summary(self) -> dict[str, Any]:
         """A game in the hall's list. `rated` only on an unrated game (casual, or against the
-        computer): the list's size is bounded (docs/protocol.md), and most games are rated."""
+        computer): the list's size is bounded (docs/protocol.md), and most games are rated.
+        `clock`: the time control, [initial, increment] seconds or None."""
         return {
             "game_id": self.game_id,
             "black": self.black.player(),
             "white": self.white.player(),
             "moves": len(self.rules.moves),
             "ruleset": self.ruleset,
+            # The hall's view leaves it out for the default clock (hall/view.py).
+            "clock": list(self.time_control) if self.time_control else None,
             **({} if self.rated else {"rated": False}),
             **({"opening": self.opening.rule} if self.opening else {}),
         }
@@ -215,6 +218,7 @@ class LiveGame:
             "pause_request": self.pause_request,
             "resume_votes": sorted(self.resume_votes),
             "spectators": len(self.spectators),
+            "players_in_room": [c for c in (BLACK, WHITE) if self.present[c] is not None],
             "abort_seconds": self.abort_left(now),
             "v": self.version,
         }

@@ -80,6 +80,11 @@ class Rematches:
     def open_offers(self, game_id: int) -> list[str]:
         return sorted(self._offers.get(game_id, ()))
 
+    def withdraw(self, game_id: int) -> None:
+        """A player left the finished game's room: no offer stands for someone not there to
+        answer it, nor for the one who left."""
+        self._offers.pop(game_id, None)
+
     def _start(self, row: Game) -> list[Notice]:
         # Whoever did not place the first stone places it now (with no opening: the colours
         # swap), with the same ruleset, clock, opening and rating.

@@ -15,7 +15,7 @@ from gobang.models import Game, Move, User, utcnow
 from gobang.services.play.ratings import elo
 from gobang.services.ratings.categories import Category, category_of
 from gobang.services.ratings.stored import Change, rate_game, rating_payload
-from gobang.vocabulary import BLACK, UNSCORED_REASONS, WHITE, Status
+from gobang.vocabulary import BLACK, UNSCORED_REASONS, WHITE, Reason, Status
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,15 @@ class Ending:
     winner: str | None  # colour, or None for a draw or an abort
     reason: str
     line: list[list[int]] | None = None
+    # An abort's cause, as `aborted` makes it; None for any other ending.
+    abort: dict[str, Any] | None = None
+
+
+def aborted(cause: str, color: str | None = None, seconds: float | None = None) -> Ending:
+    """An abort and why: the colour that did not move or come (None: neither, or not a
+    player's doing) and the seconds it had."""
+    return Ending(None, Reason.ABORTED, None, {
+        "cause": cause, "color": color, "seconds": None if seconds is None else round(seconds)})
 
 
 def _points(winner: str | None) -> float:
@@ -91,7 +100,8 @@ def _claim(game_id: int, ending: Ending, winner_id: int | None,
         .where(Game.id == game_id, Game.status != Status.FINISHED)
         .values(
             status=Status.FINISHED, winner=ending.winner, winner_id=winner_id,
-            reason=ending.reason, line=ending.line, ended_at=ended_at,
+            reason=ending.reason, line=ending.line, abort_detail=ending.abort,
+            ended_at=ended_at,
             **({"black_ms": clocks["black_ms"], "white_ms": clocks["white_ms"]}
                if clocks else {}),
         )
@@ -162,4 +172,5 @@ def result_payload(
             WHITE: {"before": before[WHITE], "after": after[WHITE]},
         },
         "ratings": None if ratings is None else {"category": category, **ratings},
+        **({} if ending.abort is None else {"abort": ending.abort}),
     }

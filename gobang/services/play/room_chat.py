@@ -48,20 +48,34 @@ SPECTATOR_CHAT_PREFERENCE = "spectator_chat"
 
 
 class Attendance:
-    """Which game each /room connection has joined, and as which user."""
+    """Which game each /room connection has joined, and as which user; and so who is at a
+    game, which a finished game (no longer in the table) learns only from here."""
 
     def __init__(self) -> None:
         self._by_sid: dict[str, tuple[int, int]] = {}
+        self._by_game: dict[int, dict[str, int]] = {}
 
     def seat(self, sid: str, game_id: int, user_id: int) -> None:
+        self.unseat(sid)
         self._by_sid[sid] = (game_id, user_id)
+        self._by_game.setdefault(game_id, {})[sid] = user_id
 
     def unseat(self, sid: str) -> tuple[int, int] | None:
-        return self._by_sid.pop(sid, None)
+        entry = self._by_sid.pop(sid, None)
+        if entry is not None:
+            at = self._by_game.get(entry[0], {})
+            at.pop(sid, None)
+            if not at:
+                self._by_game.pop(entry[0], None)
+        return entry
 
     def game_of(self, sid: str) -> int | None:
         entry = self._by_sid.get(sid)
         return entry[0] if entry else None
+
+    def users_at(self, game_id: int) -> list[int]:
+        """The user of each connection at the game (a user twice with two connections)."""
+        return list(self._by_game.get(game_id, {}).values())
 
 
 class RoomChat:

@@ -6,13 +6,13 @@ from collections.abc import Hashable
 from typing import Any
 
 from flask_babel import gettext
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from gobang.extensions import db
 from gobang.models import Game, utcnow
 from gobang.services.clock import Clock
 from gobang.services.events import Bus, PlayerAway
-from gobang.services.notices import ActionError, Notice
+from gobang.services.notices import GAME, ActionError, Notice
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import LiveGame, room_notice
 from gobang.services.play.rematches import Rematches
@@ -21,7 +21,7 @@ from gobang.services.play.room_chat import Attendance, RoomChat
 from gobang.services.play.stored import stored_state
 from gobang.services.play.table import GameTable
 from gobang.services.ratelimit import RateLimiter
-from gobang.vocabulary import BLACK, Reason, Status, opponent
+from gobang.vocabulary import BLACK, WHITE, Reason, Status, opponent
 
 
 class Seating:
@@ -50,9 +50,13 @@ class Seating:
         notices = self._leave_previous(sid, game_id)
         live = self.table.get(game_id)
         if live is None:
-            _finished_row(game_id)
+            row = _finished_row(game_id)
             self.attendance.seat(sid, game_id, user_id)
-            return notices
+            if row.status != Status.FINISHED:
+                return notices
+            if row.color_of(user_id) is None:
+                return [*notices, self._finished_spectators(row)]
+            return [*notices, self._players_in_room(row)]
         with live.lock:
             color = live.color_of(user_id)
             self.attendance.seat(sid, game_id, user_id)
@@ -70,7 +74,7 @@ class Seating:
         if hears_spectators is None:
             hears_spectators = self.chat.hears_spectators(game_id, user_id)
         live = self.table.get(game_id)
-        state = _stored(game_id, user_id) if live is None else {}
+        state = self._stored(game_id, user_id) if live is None else {}
         hidden = self.chat.hidden_from(user_id)
         # Handing the connection back to the pool waits on the database.
         db.session.close()
@@ -87,9 +91,11 @@ class Seating:
     def leave(self, sid: str) -> list[Notice]:
         """A /room connection went away (closed, or left for another game)."""
         entry = self.attendance.unseat(sid)
-        live = self.table.get(entry[0]) if entry else None
-        if live is None:
+        if entry is None:
             return []
+        live = self.table.get(entry[0])
+        if live is None:
+            return self._left_finished(*entry)
         with live.lock:
             if sid in live.spectators:
                 live.spectators.discard(sid)
@@ -102,12 +108,62 @@ class Seating:
                 return []
             return self._player_left(live, color)
 
+    def _left_finished(self, game_id: int, user_id: int | None) -> list[Notice]:
+        """A connection left the room of a game that is over (or that this process does not
+        play): its spectators are counted here too."""
+        row = db.session.get(Game, game_id)
+        if row is None or row.status != Status.FINISHED:
+            return []
+        if row.color_of(user_id) is None:
+            return [self._finished_spectators(row)]
+        self.rematches.withdraw(game_id)
+        return [self._players_in_room(row)]
+
+    def _finished_spectators(self, row: Game) -> Notice:
+        """The spectator count of a finished game: not one of its numbered events."""
+        return Notice("spectators", {"game_id": row.id, "count": self._watching(row)},
+                      GAME, row.id)
+
+    def _players_in_room(self, row: Game) -> Notice:
+        """After the end, who can still answer a rematch: not one of its numbered events."""
+        return Notice("players_in_room", {"game_id": row.id, "colors": self._in_room(row)},
+                      GAME, row.id)
+
+    def _in_room(self, row: Game) -> list[str]:
+        """The colours of the players with a connection at the finished game; the computer
+        is always there."""
+        here = set(self.attendance.users_at(row.id))
+        seats = ((BLACK, row.black_id, row.black), (WHITE, row.white_id, row.white))
+        return [color for color, user_id, user in seats
+                if user_id in here or user.computer_level is not None]
+
+    def _watching(self, row: Game) -> int:
+        players = (row.black_id, row.white_id)
+        return sum(1 for user_id in self.attendance.users_at(row.id) if user_id not in players)
+
+    def _stored(self, game_id: int, user_id: int | None) -> dict[str, Any]:
+        row = _finished_row(game_id)
+        state = stored_state(row)
+        state["you"] = row.color_of(user_id) or "spectator"
+        if row.status == Status.FINISHED:
+            state["spectators"] = self._watching(row)
+            state["players_in_room"] = self._in_room(row)
+            # A page opened after the rematch began goes there instead of offering one.
+            state["rematch_game_id"] = db.session.scalar(
+                select(Game.id).where(Game.rematch_of == row.id))
+        return state
+
     def _check_spectator_pace(self, game_id: int, user_id: int | None, sid: str,
                               pace_key: Hashable) -> None:
         """Each spectator arriving or leaving is pushed to the players: joining games as a
-        spectator over and over is limited (players rejoining their own game never are)."""
+        spectator over and over is limited (players rejoining their own game never are),
+        finished games too."""
         live = self.table.get(game_id)
-        watching = live is not None and live.color_of(user_id) is None
+        if live is not None:
+            watching = live.color_of(user_id) is None
+        else:
+            row = db.session.get(Game, game_id)
+            watching = row is not None and row.color_of(user_id) is None
         if watching and self.attendance.game_of(sid) != game_id and (
                 not self.spectator_limiter.hit(pace_key)):
             raise ActionError("rate_limited",
@@ -164,13 +220,6 @@ class Seating:
         return [room_notice("game_ready", live, black=live.black.player(),
                             white=live.white.player(), to_move=BLACK,
                             clocks=self.table.clocks(live), abort_seconds=live.abort_left(now))]
-
-
-def _stored(game_id: int, user_id: int | None) -> dict[str, Any]:
-    row = _finished_row(game_id)
-    state = stored_state(row)
-    state["you"] = row.color_of(user_id) or "spectator"
-    return state
 
 
 def _finished_row(game_id: int) -> Game:

@@ -22,7 +22,7 @@ def stored_result(game: Game) -> dict[str, Any] | None:
         return None
     before = {BLACK: game.black_score_before, WHITE: game.white_score_before}
     after = {BLACK: game.black_score_after, WHITE: game.white_score_after}
-    ending = Ending(game.winner, game.reason or "", game.line)
+    ending = Ending(game.winner, game.reason or "", game.line, game.abort_detail)
     return result_payload(ending, game.winner_id, before, after, game.category,
                           _rating_lines(game))
 

@@ -8,9 +8,9 @@ from gobang.services.clock import Clock
 from gobang.services.notices import Notice
 from gobang.services.play.finisher import Finisher
 from gobang.services.play.live import LiveGame
-from gobang.services.play.results import Ending
+from gobang.services.play.results import Ending, aborted
 from gobang.services.play.table import GameTable
-from gobang.vocabulary import BLACK, WHITE, Reason, Status, opponent
+from gobang.vocabulary import BLACK, WHITE, AbortCause, Reason, Status, opponent
 
 
 class Timekeeper:
@@ -52,11 +52,13 @@ class Timekeeper:
             if ending is not None:
                 return ending
         if live.status == Status.WAITING and now - live.created_at >= self.abort_seconds:
-            return Ending(None, Reason.ABORTED)
+            missing = [color for color in (BLACK, WHITE) if live.present[color] is None]
+            return aborted(AbortCause.NO_SHOW, missing[0] if len(missing) == 1 else None,
+                           self.abort_seconds)
         if live.abort_from is not None and live.abort_window_open() and (
             now - live.abort_from >= self.abort_seconds
         ):
-            return Ending(None, Reason.ABORTED)
+            return aborted(AbortCause.NO_FIRST_MOVE, live.to_move(), self.abort_seconds)
         if live.clocks and not live.paused:
             flagged = live.clocks.flagged(now)
             if flagged:
@@ -68,7 +70,7 @@ class Timekeeper:
                    if now - since >= self.grace_seconds and live.present.get(color) is None}
         if len(overdue) == 2 and overdue[BLACK] == overdue[WHITE]:
             # Both gone since the same moment (a restart nobody came back from).
-            return Ending(None, Reason.ABORTED)
+            return aborted(AbortCause.BOTH_LEFT)
         if overdue:
             return Ending(opponent(min(overdue, key=overdue.get)), Reason.DISCONNECT)
         return None

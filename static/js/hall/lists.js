@@ -6,6 +6,7 @@
 import {HallViewModel} from "../hall_view.js";
 import {t} from "../i18n.js";
 import {button, el, show} from "../page.js";
+import {clockLabel} from "../pools.js";
 import {rulesetName, statusName} from "./words.js";
 
 export function watchLink(gameId) {
@@ -20,7 +21,9 @@ function named(player) {
   return player.rating === undefined ? player.username : `${player.username} (${player.rating})`;
 }
 
-function gameItem(game) {
+/** A live game's line: its players with their ratings, its moves, ruleset and clock. A game
+    without `clock` plays the default one (hello's default_clock). */
+function gameItem(game, defaultClock) {
   const li = el("li");
   li.dataset.gameId = String(game.game_id);
   const moves = game.moves === 1 ? t("1 move") : t("{count} moves", {count: game.moves});
@@ -28,7 +31,8 @@ function gameItem(game) {
   // Only an unrated game carries `rated` (false): casual, or against the computer.
   const unrated = game.rated === false
     ? ` · ${[game.black, game.white].some((p) => p.computer) ? t("Unrated") : t("Casual")}` : "";
-  li.appendChild(el("span", "text", `${players} · ${moves} · ${rulesetName(game.ruleset)}${unrated}`));
+  const clock = clockLabel(game.clock === undefined ? defaultClock : game.clock);
+  li.appendChild(el("span", "text", `${players} · ${moves} · ${rulesetName(game.ruleset)} · ${clock}${unrated}`));
   li.appendChild(watchLink(game.game_id));
   return li;
 }
@@ -46,6 +50,7 @@ export class HallLists {
     this.rendered = rendered;
     this.category = category;
     this.categories = []; // hello's rating_categories: the order of a player's `ratings`
+    this.defaultClock = null; // hello's default_clock: a live game's that says none
     this.view = new HallViewModel();
     this.resyncing = false;
   }
@@ -94,7 +99,7 @@ export class HallLists {
     ui.counts.textContent = t("{online} online · {playing} playing · {waiting} waiting for a match",
       {online: view.counts.online, playing: view.counts.playing, waiting: view.waiting()});
     const games = view.sortedGames();
-    ui.gamesList.replaceChildren(...games.map(gameItem));
+    ui.gamesList.replaceChildren(...games.map((game) => gameItem(game, this.defaultClock)));
     show(ui.gamesEmpty, games.length === 0);
     this.rendered();
   }

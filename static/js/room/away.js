@@ -1,4 +1,5 @@
-/* When a player leaves a game in play, the others see how long until the leaver loses. */
+/* When a player leaves a game in play, the others see how long until the leaver loses; the
+   game remembers who is away (state.js, inRoom). */
 
 import {t} from "../i18n.js";
 import {show} from "../page.js";
@@ -19,10 +20,14 @@ export class AwayNotice {
 
   listen(events) {
     events.on("opponent_left", (data) => this.left(data));
-    events.on("opponent_back", (data) => { if (data.color !== this.game.you) this.hide(); });
+    events.on("opponent_back", (data) => {
+      this.game.backInRoom(data.color);
+      if (data.color !== this.game.you) this.hide();
+    });
   }
 
   left(data) {
+    this.game.leftRoom(data.color);
     if (data.color === this.game.you) return;
     // Players hear of "your opponent"; spectators of the colour and the name.
     this.who = this.game.isPlayer() ? "opponent" : data.color;

@@ -15,9 +15,11 @@ const CHANNELS = ["players", "spectators"];
 const SETTING = "gobang.spectatorChat";
 
 function tagRole(li, data) {
+  const role = ROLES[data.role] || data.role;
   li.className = `chat-${data.role}`;
-  li.appendChild(el("span", `role-tag ${data.role}`, ROLES[data.role] || data.role));
+  li.appendChild(el("span", `role-tag ${data.role}`, role));
   li.appendChild(document.createTextNode(" "));
+  return role;
 }
 
 export class RoomChat {

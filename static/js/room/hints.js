@@ -1,10 +1,11 @@
 /* Renju hints: with "Show forbidden points" on, black's forbidden points are marked while black
    is to move. The server's rules engine finds them, only when asked (forbidden_points), so the
-   page asks once per position and only in renju games. */
+   page asks once per position and only in renju games. The switch is the account's
+   "forbidden" preference, the one Settings shows: ticked here, it is ticked there too. */
 
 import {readSetting, writeSetting} from "./settings.js";
 
-const SHOW_KEY = "gobang.showForbidden";
+const SHOW_KEY = "gobang.forbidden";
 
 export class ForbiddenHints {
   /** elements: {toggle (a checkbox), option (what holds it)}; send(event, payload, onOk) makes

@@ -17,6 +17,25 @@ function isAborted(result) {
   return Boolean(result) && result.reason === "aborted";
 }
 
+/** Why a game was aborted (the Result's `abort`, docs/protocol.md); "" when not known. */
+export function abortText(abort) {
+  if (!abort) return "";
+  const params = {seconds: abort.seconds};
+  if (abort.cause === "no_first_move") {
+    return abort.color === "white" ? t("White did not move in {seconds} s.", params)
+      : t("Black did not move in {seconds} s.", params);
+  }
+  if (abort.cause === "no_show") {
+    if (!abort.color) return t("Neither player came to the game in {seconds} s.", params);
+    return abort.color === "white" ? t("White did not come to the game in {seconds} s.", params)
+      : t("Black did not come to the game in {seconds} s.", params);
+  }
+  if (abort.cause === "both_left") return t("Both players left the game.");
+  if (abort.cause === "host") return t("The server's host aborted the game.");
+  if (abort.cause === "not_started") return t("The game could not be started.");
+  return "";
+}
+
 /** A player's name as shown: the computer's in the page's language. */
 export function playerName(player) {
   if (!player) return "…";
@@ -43,6 +62,7 @@ function panelElements() {
     rematchLink: $("rematch-link"),
     newOpponent: $("new-opponent-link"),
     challengeOpponent: $("challenge-opponent-link"),
+    replayLink: $("replay-link"),
     root: $("room"),
     cards: {black: $("player-black"), white: $("player-white")},
   };
@@ -114,10 +134,17 @@ export class Panel {
     if (!game.loaded) return;
     ui.status.textContent = this.statusText();
     ui.status.dataset.state = game.status;
-    // "Aborted" says it all; a reason line under it would only repeat it.
-    const finished = game.status === "finished" && game.result && !isAborted(game.result);
-    ui.reason.textContent = finished ? REASONS[game.result.reason] || game.result.reason : "";
-    show(ui.reason, Boolean(finished));
+    ui.reason.textContent = this.reasonText();
+    show(ui.reason, ui.reason.textContent !== "");
+  }
+
+  /** The end's line under the status: how the game was won or drawn, or why it was aborted
+      ("Aborted" alone when the server did not say why). */
+  reasonText() {
+    const {result, status} = this.game;
+    if (status !== "finished" || !result) return "";
+    if (isAborted(result)) return abortText(result.abort);
+    return REASONS[result.reason] || result.reason;
   }
 
   /** The status line when the game could not be loaded at all. */
@@ -145,6 +172,7 @@ export class Panel {
     ui.undoButton.textContent = game.undoRequestBy === game.you ? t("Take-back requested") : t("Take back");
     this.renderPauseButton(playing);
     this.renderRematch();
+    show(ui.replayLink, game.moves.length > 0);  // a game without moves has nothing to replay
     const level = computer ? game.players[game.computerColor()].computer : null;
     const opening = game.opening ? game.opening.rule : "none";
     ui.newOpponent.href = level
@@ -173,18 +201,32 @@ export class Panel {
     else ui.pauseButton.textContent = game.pauseRequestBy === game.you ? t("Pause requested") : t("Pause");
   }
 
+  /** Rematch, or Accept rematch; nothing to offer while the opponent is away from the game,
+      and once the rematch has started, a link to it instead. */
   renderRematch() {
     const {game, ui} = this;
+    if (game.rematchGameId !== null) {
+      this.showRematchGame(game.rematchGameId);
+      return;
+    }
     const mine = game.rematchBy === game.you;
     const theirs = game.rematchBy !== null && !mine;
-    ui.rematchButton.disabled = mine;
+    const gone = !game.opponentHere();
+    ui.rematchButton.disabled = mine || gone;
     ui.rematchButton.textContent = theirs ? t("Accept rematch") : t("Rematch");
-    ui.rematchStatus.textContent = mine ? t("Rematch offered; waiting for your opponent.")
-      : theirs ? t("Your opponent offers a rematch.") : "";
+    ui.rematchStatus.textContent = gone ? this.goneText()
+      : mine ? t("Rematch offered; waiting for your opponent.")
+        : theirs ? t("Your opponent offers a rematch.") : "";
+  }
+
+  goneText() {
+    return this.game.rematchWithdrawn ? t("Your opponent left, so the rematch offer is withdrawn.")
+      : t("Your opponent left the game.");
   }
 
   /** The rematch was already played: the button gives way to a link to that game. */
   showRematchGame(gameId) {
+    this.game.rematchGameId = gameId;
     this.ui.rematchLink.href = `/game/${gameId}`;
     show(this.ui.rematchLink, true);
     show(this.ui.rematchButton, false);

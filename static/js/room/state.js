@@ -24,6 +24,9 @@ export class RoomGame {
     this.drawOfferBy = null;
     this.undoRequestBy = null;
     this.rematchBy = null;
+    this.rematchGameId = null;  // the rematch's game once it has started
+    this.rematchWithdrawn = false;  // an open rematch offer lapsed: the opponent left
+    this.inRoom = COLORS.slice();  // the colours of the players whose page is at the game
     this.paused = false;
     this.pauseRequestBy = null;
     this.resumeVotes = [];
@@ -50,6 +53,32 @@ export class RoomGame {
     this.paused = Boolean(state.paused);
     this.resumeVotes = state.resume_votes || [];
     this.rematchBy = (state.rematch_offers || []).length === 1 ? state.rematch_offers[0] : null;
+    this.rematchGameId = state.rematch_game_id || null;
+    this.inRoom = (state.players_in_room || COLORS).slice();
+  }
+
+  /** Who of the players is at the game's page now (players_in_room after the end;
+      opponent_left and opponent_back while it is played). A player leaving a finished game
+      withdraws the open rematch offers. */
+  setInRoom(colors) {
+    this.inRoom = colors.slice();
+    const gone = !this.opponentHere();
+    this.rematchWithdrawn = gone && (this.rematchWithdrawn || this.rematchBy !== null);
+    if (gone) this.rematchBy = null;
+  }
+
+  leftRoom(color) {
+    this.setInRoom(this.inRoom.filter((each) => each !== color));
+  }
+
+  backInRoom(color) {
+    if (!this.inRoom.includes(color)) this.setInRoom([...this.inRoom, color]);
+  }
+
+  /** Whether the opponent can hear an offer: their page is at the game (always true for a
+      spectator, who offers nothing). */
+  opponentHere() {
+    return !this.isPlayer() || this.inRoom.includes(other(this.you));
   }
 
   /** A stone_placed that follows the moves we have; false when we missed one. */
@@ -66,6 +95,7 @@ export class RoomGame {
   /** The second player came: the game starts. */
   begin(data) {
     this.status = "playing";
+    this.inRoom = COLORS.slice();  // the game starts once both players are at it
     this.players = {black: data.black, white: data.white};
     this.toMove = data.to_move || "black";
     if (data.opening !== undefined) this.opening = data.opening;
