@@ -227,7 +227,9 @@ def test_a_guest_who_registers_may_chat_at_once(game_between, guest):
     visitor.emit("/room", "join_game", {"game_id": game_id})
     assert register(visitor.http, "cleo_cl").headers["Location"] == "/hall"
     assert visitor.emit("/room", "chat", {"game_id": game_id, "text": "hi"}) == {"ok": True}
-    assert [m["from"]["username"] for m in black.received("/room", "chat")] == ["cleo_cl"]
+    # A spectator's line: in the spectators' chat, which the players do not hear mid-game.
+    said = [(m["from"]["username"], m["channel"]) for m in visitor.received("/room", "chat")]
+    assert said == [("cleo_cl", "spectators")]
 
 
 def test_a_guest_cannot_be_challenged(player, guest):

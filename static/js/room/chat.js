@@ -135,9 +135,11 @@ export class RoomChat {
     }
     const writes = !this.closed && shown === this.ownChannel();
     show(this.elements.form, writes);
-    this.elements.readOnly.textContent = writes ? "" : this.closed || (shown === "players"
+    // A reader who writes in neither chat has the page's own line saying why (room-chat-closed).
+    const why = writes || this.closed ? "" : (shown === "players"
       ? t("Only the players write here.") : t("The spectators write here; you can read along."));
-    show(this.elements.readOnly, !writes);
+    this.elements.readOnly.textContent = why;
+    show(this.elements.readOnly, why !== "");
     show(this.elements.option, this.game.isPlayer() && this.game.status !== "finished");
   }
 }
