@@ -42,3 +42,15 @@ def test_an_import_against_the_layers_is_caught(tmp_path: Path, module: str, bad
     assert result.returncode != 0
     broken = result.stdout.split("Broken contracts")[-1]
     assert contract in broken
+
+
+def test_only_the_transport_names_the_private_parts_it_patches() -> None:
+    from gobang.transport.patches import TOUCHES
+
+    private = {touch.path.split(".")[-1] for touch in TOUCHES
+               if touch.path.split(".")[-1].startswith("_")}
+    outside = [f"{path.relative_to(ROOT)}: {name}"
+               for path in sorted((ROOT / "gobang").rglob("*.py"))
+               if "transport" not in path.relative_to(ROOT / "gobang").parts
+               for name in sorted(private) if f".{name}" in path.read_text()]
+    assert outside == []
