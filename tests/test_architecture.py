@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,24 @@ def test_only_the_transport_names_the_private_parts_it_patches() -> None:
                if "transport" not in path.relative_to(ROOT / "gobang").parts
                for name in sorted(private) if f".{name}" in path.read_text()]
     assert outside == []
+
+
+def top_level_modules() -> set[str]:
+    """Every package and module directly under gobang/, dotted."""
+    found = set()
+    for path in (ROOT / "gobang").iterdir():
+        if path.suffix == ".py" and path.stem != "__init__":
+            found.add(f"gobang.{path.stem}")
+        elif (path / "__init__.py").is_file():
+            found.add(f"gobang.{path.name}")
+    return found
+
+
+def test_every_package_but_the_transport_is_kept_from_eventlet_and_engineio() -> None:
+    # A new package or module under gobang/ must be named in the contract, or it could import
+    # eventlet unseen: add it to the contract's source_modules in pyproject.toml.
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        contracts = tomllib.load(file)["tool"]["importlinter"]["contracts"]
+    [only_transport] = [c for c in contracts if c["name"].startswith("Only gobang.transport")]
+    missing = top_level_modules() - {"gobang.transport"} - set(only_transport["source_modules"])
+    assert sorted(missing) == [], "not in the contract's source_modules (pyproject.toml)"
