@@ -80,6 +80,7 @@ if __name__ == "__main__":
 
 from gobang import create_app  # noqa: E402
 from gobang.settings import SettingsRefused  # noqa: E402
+from gobang.transport.patches import REFUSED, LibraryChanged, refusals  # noqa: E402
 
 
 def main() -> None:
@@ -101,6 +102,9 @@ def main() -> None:
     except SettingsRefused as exc:  # settings that must not run, e.g. several processes on SQLite
         sys.stderr.write(f"gobang: refusing to start: {exc}\n")
         raise SystemExit(2) from None
+    except LibraryChanged as exc:  # found changed as the transport is installed
+        sys.stderr.write(f"gobang: {exc}\n")
+        raise SystemExit(REFUSED) from None
     mode.serve(server_app, args.host, args.port)
 
 
@@ -108,8 +112,6 @@ def _refuse_changed_libraries(touches: tuple[Touch, ...]) -> None:
     """What the server patches must still be there as written (gobang/transport/patches.py;
     `touches`: the async mode's own rows): else one line each, exit status 2, before anything
     is served."""
-    from gobang.transport.patches import REFUSED, refusals
-
     lines = refusals(touches)
     if lines:
         sys.stderr.write("".join(f"gobang: {line}\n" for line in lines))

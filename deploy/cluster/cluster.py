@@ -9,13 +9,15 @@ and nginx on 127.0.0.1:PORT (no root needed: everything in a temporary directory
 production locations (deploy/nginx/gobang-proxy.conf, gobang-process.conf): `/` and
 `/socket.io/` to any process, `/pN/socket.io/` to process N. Prints the URL.
 
-Supervises them as deploy/gobang@.service has systemd do: a process (or nginx) that ends on
-its own is started again under its name, on its port, with its own Socket.IO path, while the
-others go on serving (a clean exit too: nothing but Ctrl-C stops one on purpose here); one
-restarted START_LIMIT_BURST times within START_LIMIT_SECONDS is left stopped (systemd's
-StartLimitBurst), the rest still running. Ctrl-C (SIGINT or SIGTERM) stops everything, a
-process being restarted included. With --external, the PostgreSQL and Redis named
-by GOBANG_DATABASE_URL and GOBANG_REDIS_URL are used instead of throwaway ones.
+Supervises them as deploy/gobang@.service has systemd do (Restart=on-failure): a process (or
+nginx) that fails, with a non-zero exit status or killed by a signal, is started again under
+its name, on its port, with its own Socket.IO path, while the others go on serving. A clean
+end is left alone, as systemd leaves it: exit status 0, or one of the signals systemd counts
+as a clean stop (SIGHUP, SIGINT, SIGTERM, SIGPIPE). One restarted START_LIMIT_BURST times
+within START_LIMIT_SECONDS is left stopped (systemd's StartLimitBurst), the rest still
+running. Ctrl-C (SIGINT or SIGTERM) stops everything, a process being restarted included.
+With --external, the PostgreSQL and Redis named by GOBANG_DATABASE_URL and GOBANG_REDIS_URL
+are used instead of throwaway ones.
 """
 
 from __future__ import annotations
@@ -48,6 +50,17 @@ RESTART_SECONDS = 1.0
 # seconds (systemd's 5 in 10 s would never trip), so the window is longer.
 START_LIMIT_BURST = 5
 START_LIMIT_SECONDS = 120.0
+# The signals systemd counts as a clean stop, like exit status 0 (systemd.service(5),
+# SuccessExitStatus): Restart=on-failure does not restart a process they ended.
+CLEAN_SIGNALS = frozenset({signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGPIPE})
+
+
+def failed(code: int) -> bool:
+    """Whether a process that ended with `code` (Popen's: a signal's number negated) failed,
+    and so is restarted, as systemd's Restart=on-failure has it."""
+    if code < 0:
+        return -code not in CLEAN_SIGNALS
+    return code != 0
 
 
 def main() -> int:
@@ -233,7 +246,7 @@ class Cluster:
         return 0
 
     def supervised(self, name: str) -> bool:
-        """Not already being restarted, nor given up on."""
+        """Not already being restarted, nor given up on (or stopped cleanly)."""
         return name not in self.restarting and name not in self.given_up
 
     def restart_later(self, name: str, code: int) -> None:
@@ -242,11 +255,17 @@ class Cluster:
         thread.start()
 
     def restart(self, name: str, code: int) -> None:
-        """In its own thread: `name` again, until it serves, is given up on, or Ctrl-C."""
+        """In its own thread: `name` again, until it serves, is given up on, or Ctrl-C; not
+        at all after a clean stop (`failed`)."""
         try:
             # Ctrl-C reaches the processes as well as us: one may end before our handler has
             # run. A moment later (systemd's RestartSec) an end is known to be its own.
             if self.stopping.wait(RESTART_SECONDS):
+                return
+            if not failed(code):
+                self.given_up.add(name)
+                say(f"cluster: {name} exited ({code}), a clean stop; not restarting it "
+                    "(Restart=on-failure; Ctrl-C stops the rest)")
                 return
             why: str | None = f"{name} exited ({code})"
             while self.may_start(name):

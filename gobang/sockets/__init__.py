@@ -18,6 +18,7 @@ def register_namespaces(socketio: SocketIO, found: Services, hall_at_once: int) 
     from gobang.sockets.room import RoomNamespace
     from gobang.sockets.site import SiteNamespace
     from gobang.sockets.turnstile import Turnstile
+    from gobang.transport.namespaces import register
 
     publish = Publisher(found.store)
     # The server exists once init_app has run: the event is made when first needed.
@@ -27,6 +28,4 @@ def register_namespaces(socketio: SocketIO, found: Services, hall_at_once: int) 
                               hall_turnstile),
                 RoomNamespace(found.play, found.store, publish, found.event_limiter),
                 SiteNamespace(found.lobby, found.play.table, publish, found.event_limiter)]
-    for handler in handlers:
-        handler._set_socketio(socketio)  # as `socketio.on_namespace` does
-    socketio.namespace_handlers = handlers
+    register(socketio, handlers)

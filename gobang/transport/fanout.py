@@ -55,7 +55,8 @@ class Delivery:
     skipped: list[Any]
     frames: list[eio_packet.Packet]
 
-    def send(self, server: Any, count_failure: FailureCount) -> None:
+    def send(self, server: Any, count_failure: FailureCount, paced: bool = True) -> None:
+        """To each recipient in turn; `paced`: handing the loop back after every slice."""
         failed = 0
         for index, (sid, eio_sid) in enumerate(self.recipients, start=1):
             if sid not in self.skipped:
@@ -64,7 +65,7 @@ class Delivery:
                         server._send_eio_packet(eio_sid, frame)
                 except Exception:  # noqa: BLE001 - one connection's fault is not the crowd's
                     failed += 1
-            if index % SLICE == 0:
+            if paced and index % SLICE == 0:
                 server.sleep(0)
         if failed:  # one line for the crowd, however many of it failed
             count_failure(BROADCAST, failed)
@@ -110,7 +111,9 @@ class Crier:
 
 class PacedEmits(socketio.Manager):
     """python-socketio's local emit, yielding between slices of a large audience: the
-    manager of a single process, and the Redis manager's local delivery."""
+    manager of a single process, and the Redis manager's local delivery. An emit to a few
+    (every room's events) is sent at once, as python-socketio's own emit sends it, but here
+    too a recipient that cannot be sent to is counted and the others still get theirs."""
 
     def __init__(self, count_failure: FailureCount = uncounted) -> None:
         super().__init__()
@@ -123,12 +126,14 @@ class PacedEmits(socketio.Manager):
 
     def emit(self, event: str, data: Any, namespace: str, room: Any = None,
              skip_sid: Any = None, callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
+        if callback:  # a packet of its own per recipient: python-socketio's emit
+            return super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
+                                callback=callback, to=to, **kwargs)
+        if namespace not in self.rooms:  # nobody connected to it
+            return None
         crowd = self._audience(namespace, to or room) > SLICE
         # An update for a few, while one for a crowd is still going out, must not pass it.
         behind = event in LATER and not self.crier.idle()
-        if callback or not (crowd or behind):
-            return super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
-                                callback=callback, to=to, **kwargs)
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         encoded = self.server.packet_class(packet.EVENT, namespace=namespace,
                                            data=[event, *args]).encode()
@@ -137,10 +142,10 @@ class PacedEmits(socketio.Manager):
             skip_sid if isinstance(skip_sid, list) else [skip_sid],
             [eio_packet.Packet(eio_packet.MESSAGE, part)
              for part in (encoded if isinstance(encoded, list) else [encoded])])
-        if event in LATER:
+        if event in LATER and (crowd or behind):
             self.crier.queue(self.server, delivery)
         else:
-            delivery.send(self.server, self._failed)
+            delivery.send(self.server, self._failed, paced=crowd)
         return None
 
     def _audience(self, namespace: str, room: Any) -> int:

@@ -29,6 +29,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from gobang.transport.patches import ENGINEIO_ASYNC, LibraryChanged, refusal
+
 log = logging.getLogger("gobang.transport")
 
 # Engine.IO frames a client sends on an open websocket: close, pong, noop, and messages, which
@@ -256,9 +258,10 @@ class TransportGuard:
             self._watch_connects()
 
     def _guard_websockets(self) -> None:
-        websocket_class = self.eio._async["websocket"]
+        websocket_class = self.eio._async.get("websocket")
         if websocket_class is None:
-            return
+            # Every websocket would be read unguarded: no frame budget, no message limit.
+            raise LibraryChanged(refusal(ENGINEIO_ASYNC, "no websocket class"))
 
         def guarded_class(handler: Callable[[Any], Any], server: Any) -> Any:
             connection = handler.__self__  # engine.io's Socket._websocket_handler

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import inspect
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
@@ -31,9 +32,17 @@ class Touch:
     module: str
     path: str
     parameters: tuple[str, ...] | None = None  # the call's parameters, where they matter
+    # Set on each instance by the class's own code (`self.name = ...` in it or a base), so
+    # looked for in that code: making an instance needs a connection, or a server.
+    assigned: bool = False
 
     def name(self) -> str:
         return f"{self.module}.{self.path}"
+
+
+class LibraryChanged(Exception):
+    """A library found changed once the server is being made, where the table's check cannot
+    see (the argument is the one line to print: `refusal`)."""
 
 
 # The versions the patches were written for (requirements.txt pins the same: a test checks).
@@ -41,11 +50,17 @@ PINNED = {"eventlet": "0.41.3", "python-engineio": "4.15.1", "python-socketio": 
           "Flask-SocketIO": "5.7.0", "Flask": "3.1.3"}
 
 
-def _touch(distribution: str, module: str, path: str, *parameters: str) -> Touch:
-    return Touch(distribution, PINNED[distribution], module, path, parameters or None)
+def _touch(distribution: str, module: str, path: str, *parameters: str,
+           assigned: bool = False) -> Touch:
+    return Touch(distribution, PINNED[distribution], module, path, parameters or None, assigned)
 
 
 EVENTLET, ENGINEIO, SOCKETIO = "eventlet", "python-engineio", "python-socketio"
+
+# The async driver's table (thread, queue, websocket class...) that each engine.io server
+# copies: the frame guard replaces its websocket class (guard.py), and refuses to start when
+# the mode running has none.
+ENGINEIO_ASYNC = _touch(ENGINEIO, "engineio.server", "Server._async", assigned=True)
 
 TOUCHES: tuple[Touch, ...] = (
     _touch(EVENTLET, "eventlet.websocket", "RFC6455WebSocket._apply_mask",
@@ -67,7 +82,26 @@ TOUCHES: tuple[Touch, ...] = (
     _touch(SOCKETIO, "socketio.server", "Server._send_eio_packet", "self", "eio_sid", "eio_pkt"),
     _touch(SOCKETIO, "socketio.redis_manager", "RedisManager._publish", "self", "data"),
     _touch(SOCKETIO, "socketio.redis_manager", "RedisManager._redis_connect", "self"),
+    _touch(EVENTLET, "eventlet.websocket", "RFC6455WebSocket.iterator", assigned=True),
+    _touch(EVENTLET, "eventlet.wsgi", "HttpProtocol.handle", "self"),
+    _touch(EVENTLET, "eventlet.wsgi", "HttpProtocol.handle_one_request", "self"),
+    _touch(EVENTLET, "eventlet.wsgi", "HttpProtocol.rfile", assigned=True),
+    _touch(EVENTLET, "eventlet.wsgi", "HttpProtocol.environ", assigned=True),
+    ENGINEIO_ASYNC,
+    _touch(ENGINEIO, "engineio.server", "Server.handlers", assigned=True),
+    _touch(ENGINEIO, "engineio.server", "Server.sockets", assigned=True),
+    _touch(ENGINEIO, "engineio.server", "Server.handle_request",
+           "self", "environ", "start_response"),
+    _touch(SOCKETIO, "socketio.server", "Server.packet_class", assigned=True),
+    _touch(SOCKETIO, "socketio.manager", "Manager.emit", "self", "event", "data", "namespace",
+           "room", "skip_sid", "callback", "to", "kwargs"),
+    _touch(SOCKETIO, "socketio.manager", "Manager.get_participants", "self", "namespace", "room"),
+    _touch(SOCKETIO, "socketio.manager", "Manager.rooms", assigned=True),
+    _touch(SOCKETIO, "socketio.redis_manager", "RedisManager.redis", assigned=True),
+    _touch(SOCKETIO, "socketio.redis_manager", "RedisManager.connected", assigned=True),
+    _touch(SOCKETIO, "socketio.redis_manager", "RedisManager.channel", assigned=True),
     _touch("Flask-SocketIO", "flask_socketio", "Namespace._set_socketio", "self", "socketio"),
+    _touch("Flask-SocketIO", "flask_socketio", "SocketIO.namespace_handlers", assigned=True),
     _touch("Flask", "flask.ctx", "RequestContext"),
 )
 
@@ -78,10 +112,14 @@ def fault(touch: Touch, import_module: Callable[[str], ModuleType]) -> str | Non
         found: Any = import_module(touch.module)
     except ImportError:
         return "no module"
-    for part in touch.path.split("."):
+    *owners, member = touch.path.split(".")
+    for part in owners:
         if not hasattr(found, part):
             return "no such attribute"
         found = getattr(found, part)
+    if not hasattr(found, member):
+        return None if touch.assigned and assigns(found, member) else "no such attribute"
+    found = getattr(found, member)
     if touch.parameters is not None:
         try:
             parameters = tuple(inspect.signature(found).parameters)
@@ -107,8 +145,25 @@ def refusals(touches: Iterable[Touch] = TOUCHES,
     for touch in touches:
         found = fault(touch, import_module)
         if found is not None:
-            lines.append(
-                f"refusing to start: {touch.name()}: {found} in {touch.distribution} "
-                f"{version(touch.distribution)} (written for {touch.pinned}; "
-                f"docs/upgrading.md)")
+            lines.append(refusal(touch, found, version))
     return lines
+
+
+def refusal(touch: Touch, fault: str,
+            version: Callable[[str], str] = installed_version) -> str:
+    """The one line a start refused for `touch` prints (after "gobang: ")."""
+    return (f"refusing to start: {touch.name()}: {fault} in {touch.distribution} "
+            f"{version(touch.distribution)} (written for {touch.pinned}; docs/upgrading.md)")
+
+
+def assigns(owner: Any, name: str) -> bool:
+    """Whether the code of class `owner`, or of a base, sets `self.<name>`."""
+    setting = re.compile(rf"\bself\.{re.escape(name)}\s*(:[^=\n]*)?=(?!=)")
+    for cls in getattr(owner, "__mro__", ()):
+        try:
+            source = inspect.getsource(cls)
+        except (OSError, TypeError):  # a builtin, or code without its source
+            continue
+        if setting.search(source):
+            return True
+    return False

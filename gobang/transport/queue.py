@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,15 +26,50 @@ log = logging.getLogger("gobang.sockets")
 REDIS_PUBLISH = "redis_publish"
 
 
+class Outage:
+    """A burst of publishes Redis refused, logged as it starts (one line, with the error) and
+    as it ends (one line, with how many messages it lost and for how long): while Redis is
+    down every batch fails, and a line for each filled the log. Each message lost is also
+    counted in /metrics as it fails."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._since: float | None = None
+        self._lost = 0
+
+    def failed(self, messages: int, error: Exception | None) -> None:
+        with self._lock:
+            first = self._since is None
+            if first:
+                self._since = self._clock()
+            self._lost += messages
+        if first:
+            log.error("cannot publish to Redis", extra={"fields": {
+                "messages": messages, "error": str(error)}})
+
+    def published(self) -> None:
+        if self._since is None:  # the usual case, without the lock
+            return
+        with self._lock:
+            since, lost = self._since, self._lost
+            self._since, self._lost = None, 0
+        if since is not None:
+            log.warning("publishing to Redis again", extra={"fields": {
+                "lost": lost, "seconds": round(self._clock() - since, 1)}})
+
+
 class BatchingRedisManager(socketio.RedisManager, PacedEmits):
     """What the queue delivers here is emitted paced (gobang/transport/fanout.py): by the C3 order,
     the pub/sub manager's local emit is PacedEmits'."""
 
     def __init__(self, url: str, channel: str, write_only: bool = False,
-                 count_failure: FailureCount = uncounted) -> None:
+                 count_failure: FailureCount = uncounted,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(url, channel=channel, write_only=write_only)
         # PacedEmits' __init__ is reached through RedisManager's, which passes nothing on.
         self.count_failure = count_failure
+        self.outage = Outage(clock)
         # Per green thread under eventlet's patching: only the batching caller's emits wait.
         self._held = threading.local()
 
@@ -63,7 +99,7 @@ class BatchingRedisManager(socketio.RedisManager, PacedEmits):
     def _publish_all(self, messages: list[str]) -> None:
         """Publish in one pipeline, reconnecting once as the manager's own publish does. What
         still fails is lost for the other processes (the emitter goes on, as it must): it is
-        counted and logged once for the batch."""
+        counted, and logged once for the outage (`Outage`)."""
         error: Exception | None = None
         for _attempt in (1, 2):
             try:
@@ -73,13 +109,13 @@ class BatchingRedisManager(socketio.RedisManager, PacedEmits):
                 for message in messages:
                     pipe.publish(self.channel, message)
                 pipe.execute()
+                self.outage.published()
                 return
             except Exception as failure:  # noqa: BLE001 - counted and logged below
                 self.connected = False
                 error = failure
         self._failed(REDIS_PUBLISH, len(messages))
-        log.error("cannot publish to Redis", extra={"fields": {
-            "messages": len(messages), "error": str(error)}})
+        self.outage.failed(len(messages), error)
 
 
 @contextmanager

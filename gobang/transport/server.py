@@ -73,9 +73,16 @@ def serve(server_app, host: str, port: int) -> None:
     # REQUEST_HEADER_SECONDS: header_deadline). A websocket sets its own timeout once open
     # (engine.io's ping interval plus timeout).
     # eventlet's own "wsgi starting up" line is off with its access log (log_output=False).
-    log.info("serving", extra={"fields": {"url": served_url(listener.getsockname())}})
+    say_serving(served_url(listener.getsockname()))
     eventlet.wsgi.server(listener, server_app, log_output=False, max_size=max_connections,
                          protocol=protocol, keepalive=timeout, socket_timeout=timeout)
+
+
+def say_serving(url: str, **fields: str) -> None:
+    """Once listening: one line for a person on standard output, `Gobang serving on URL`,
+    and the `serving` event for anything that reads the log (it may be set to warnings only)."""
+    print(f"Gobang serving on {url}", flush=True)
+    log.info("serving", extra={"fields": {"url": url, **fields}})
 
 
 def served_url(address: tuple) -> str:

@@ -13,7 +13,6 @@ default.
 
 from __future__ import annotations
 
-import logging
 import socket
 from typing import Any
 
@@ -21,9 +20,7 @@ from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from gobang.transport.memory import calm_garbage_collector
 from gobang.transport.patches import EVENTLET, TOUCHES, Touch
-from gobang.transport.server import raise_open_files_limit, served_url
-
-log = logging.getLogger("gobang.transport")
+from gobang.transport.server import raise_open_files_limit, say_serving, served_url
 
 ASYNC_MODE = "threading"
 
@@ -78,6 +75,5 @@ def serve(server_app: Any, host: str, port: int) -> None:
     # algorithm behind an unacknowledged one (gobang/transport/server.py says what it cost).
     server.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     calm_garbage_collector()
-    log.info("serving", extra={"fields": {"url": served_url(server.socket.getsockname()),
-                                          "async_mode": ASYNC_MODE}})
+    say_serving(served_url(server.socket.getsockname()), async_mode=ASYNC_MODE)
     server.serve_forever()

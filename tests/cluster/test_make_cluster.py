@@ -5,6 +5,7 @@ started again under its name while its games go on elsewhere."""
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import queue
 import re
@@ -344,6 +345,47 @@ def test_a_killed_nginx_is_restarted_on_its_port(cluster):
     assert cluster.wait_for_line(f"cluster: nginx is back on 127.0.0.1:{port}\n")
     assert "cluster: nginx exited (-9); restarting\n" in cluster.output
     assert requests.get(f"{url}/healthz", timeout=10).json() == {"status": "ok"}
+
+
+@pytest.mark.live
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_clean_stop_is_not_restarted_and_the_rest_goes_on(cluster):
+    url = cluster.url()
+    [master] = nginx_masters(cluster)
+    [app] = app_pids(cluster, "p2")
+    os.kill(app, signal.SIGTERM)  # a clean stop for systemd, as exit status 0 is
+    assert cluster.wait_for_line(
+        "cluster: p2 exited (-15), a clean stop; not restarting it (Restart=on-failure; "
+        "Ctrl-C stops the rest)\n")
+    assert app_pids(cluster, "p2") == []
+    assert requests.get(f"{url}/healthz", timeout=10).json() == {"status": "ok"}  # p1's
+    os.kill(master, signal.SIGQUIT)  # nginx's graceful stop: exit status 0
+    assert cluster.wait_for_line(
+        "cluster: nginx exited (0), a clean stop; not restarting it (Restart=on-failure; "
+        "Ctrl-C stops the rest)\n")
+    assert nginx_masters(cluster) == []
+    assert len(app_pids(cluster, "p1")) == 1
+    assert cluster.ctrl_c() == 0
+    assert cluster.survivors() == {}
+
+
+def cluster_script() -> Any:
+    spec = importlib.util.spec_from_file_location("cluster_script",
+                                                  ROOT / "deploy" / "cluster" / "cluster.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("code", "restarted"), [
+    (0, False), (1, True), (2, True), (-signal.SIGKILL, True), (-signal.SIGSEGV, True),
+    (-signal.SIGABRT, True), (-signal.SIGTERM, False), (-signal.SIGINT, False),
+    (-signal.SIGHUP, False), (-signal.SIGPIPE, False),
+])
+def test_a_process_is_restarted_only_after_a_failure_as_restart_on_failure_has_it(
+        code: int, restarted: bool) -> None:
+    assert cluster_script().failed(code) is restarted
 
 
 def test_a_port_already_taken_stops_the_cluster_before_anything_starts():

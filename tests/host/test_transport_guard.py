@@ -17,6 +17,7 @@ from gobang.transport.guard import (
     TransportGuard,
     frame_fault,
 )
+from gobang.transport.patches import LibraryChanged, installed_version
 from gobang.transport.polling import SEPARATOR, post_fault
 
 
@@ -87,13 +88,18 @@ class FakeSocket:
         self.closed.append(self.sid)
 
 
+class FakeWebSocketClass:
+    def __init__(self, handler, server) -> None:
+        self.handler = handler
+
+
 class FakeEngineIO:
     class reason:  # noqa: N801 - engine.io's own name
         SERVER_DISCONNECT = "server disconnect"
 
     def __init__(self) -> None:
         self.sockets: dict[str, FakeSocket] = {}
-        self._async = {"websocket": None}  # a transport without websockets: nothing to wrap
+        self._async = {"websocket": FakeWebSocketClass}
         self.handlers = {"connect": lambda sid, environ: None}
         self.tasks: list = []
         self.closed: list[str] = []
@@ -183,6 +189,44 @@ def test_one_sweeper_serves_every_connection(deadline):
     for sid in ("a", "b", "c"):
         open_connection(server, sid)
     assert len(server.eio.tasks) == 1
+
+
+def guard_for(server: FakeSocketIO) -> TransportGuard:
+    return TransportGuard(server, frames_per_second=None, frame_burst=1, namespace_seconds=0,
+                          max_message_bytes=16, clock=Clock(), sleep=lambda seconds: None)
+
+
+class HandlerOwner:
+    """engine.io's Socket, whose websocket handler the websocket class is given."""
+
+    connected = closed = False
+
+    def __init__(self) -> None:
+        self.given: list = []
+
+    def websocket_handler(self, ws) -> None:
+        self.given.append(ws)
+
+
+def test_every_websocket_the_server_makes_is_guarded():
+    server = FakeSocketIO()
+    guard_for(server).install()
+    connection, plain = HandlerOwner(), object()
+    server.eio._async["websocket"](connection.websocket_handler, None).handler(plain)
+    [given] = connection.given
+    assert isinstance(given, GuardedWebSocket) and given._ws is plain
+
+
+@pytest.mark.parametrize("table", [{"websocket": None}, {}])
+def test_an_engineio_without_a_websocket_class_refuses_to_start_in_one_line(table):
+    server = FakeSocketIO()
+    server.eio._async = table
+    with pytest.raises(LibraryChanged) as refused:
+        guard_for(server).install()
+    assert str(refused.value) == (
+        f"refusing to start: engineio.server.Server._async: no websocket class in "
+        f"python-engineio {installed_version('python-engineio')} (written for 4.15.1; "
+        f"docs/upgrading.md)")
 
 
 class ClientClosed(Exception):

@@ -43,6 +43,7 @@ def one_move_seen_by_the_opponent(live_server) -> None:
 def test_the_threading_mode_starts_and_plays_a_move(live_server) -> None:
     one_move_seen_by_the_opponent(live_server)
     assert "async_mode='threading'" in live_server.log()
+    assert f"Gobang serving on {live_server.url}" in live_server.log().splitlines()
     assert not greenlet_loaded(live_server.process.pid)
 
 

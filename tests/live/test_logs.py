@@ -63,4 +63,11 @@ def test_log_level_setting_hides_lesser_events(live_server):
 
 
 def test_the_server_says_where_it_serves_when_it_starts(live_server):
-    assert f"event=serving url='{live_server.url}'" in live_server.log()
+    lines = live_server.log().splitlines()
+    assert f"Gobang serving on {live_server.url}" in lines  # for a person
+    assert any(f"event=serving url='{live_server.url}'" in line for line in lines)  # machines
+
+
+@pytest.mark.parametrize("live_env", [{"GOBANG_LOG_LEVEL": "WARNING"}])
+def test_the_line_for_a_person_is_printed_whatever_the_log_level(live_server):
+    assert f"Gobang serving on {live_server.url}" in live_server.log().splitlines()

@@ -242,3 +242,29 @@ def test_a_broadcast_that_reached_everyone_counts_no_failure() -> None:
     manager, server = manager_with(2 * SLICE, metrics=metrics)
     manager.emit(INLINE, {"seq": 7}, HALL)
     assert failures(metrics, "broadcast") == 0
+
+
+@pytest.mark.parametrize("audience", [1, 2, SLICE])
+def test_each_recipient_of_an_emit_to_a_few_that_could_not_be_reached_is_counted(
+        audience: int, caplog: pytest.LogCaptureFixture) -> None:
+    # Every room event goes to a few: sent at once, unpaced, yet counted as a crowd's is.
+    metrics = Metrics()
+    manager, server = manager_with(audience, server=Server(broken=1), metrics=metrics)
+    with caplog.at_level(logging.ERROR, logger="gobang.sockets"):
+        manager.emit("stone_placed", {"x": 7, "y": 7}, HALL)
+    assert (failures(metrics, "broadcast"), len(server.sends()), server.log.count(("pause",)),
+            [record.getMessage() for record in caplog.records]) == (
+        1, audience - 1, 0, ["broadcast not sent to some"])
+
+
+def test_an_emit_to_one_connection_that_could_not_be_reached_is_counted() -> None:
+    metrics = Metrics()
+    manager, server = manager_with(3, server=Server(broken=1), metrics=metrics)
+    manager.emit("game_state", {"v": 1}, HALL, to="s1")
+    assert (failures(metrics, "broadcast"), server.sends()) == (1, [])
+
+
+def test_an_emit_to_a_namespace_nobody_joined_sends_nothing() -> None:
+    manager, server = manager_with(0)
+    manager.emit("stone_placed", {"x": 7, "y": 7}, "/room", to="game-1")
+    assert server.log == []

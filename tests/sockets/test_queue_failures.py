@@ -1,5 +1,5 @@
 """Emits the message queue could not publish to Redis are counted in /metrics and logged once
-per batch, never dropped unseen. Redis is a stub here: the manager's own connection seam."""
+per outage, never dropped unseen. Redis is a stub here: the manager's own connection seam."""
 
 from __future__ import annotations
 
@@ -40,9 +40,18 @@ class FlakyRedis:
         return Pipeline(self)
 
 
-def manager_on(stub: FlakyRedis, metrics: Metrics) -> BatchingRedisManager:
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def manager_on(stub: FlakyRedis, metrics: Metrics,
+               clock: Clock | None = None) -> BatchingRedisManager:
     manager = BatchingRedisManager("redis://redis.invalid:6379/0", channel="c", write_only=True,
-                                   count_failure=metrics.emit_failed)
+                                   count_failure=metrics.emit_failed, clock=clock or Clock())
 
     def connect() -> None:
         manager.redis, manager.connected = stub, True
@@ -84,3 +93,43 @@ def test_a_batch_published_on_reconnecting_is_not_counted_as_failed() -> None:
     metrics, stub = Metrics(), FlakyRedis(failures=1)
     publish_three(manager_on(stub, metrics))
     assert (len(stub.published), failures(metrics)) == (3, 0)
+
+
+def logged(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str, dict]]:
+    return [(record.levelname, record.getMessage(), getattr(record, "fields", {}))
+            for record in caplog.records]
+
+
+def test_an_outage_is_logged_as_it_starts_and_as_it_ends_not_per_batch(
+        caplog: pytest.LogCaptureFixture) -> None:
+    metrics, clock = Metrics(), Clock()
+    manager = manager_on(FlakyRedis(failures=6), metrics, clock)  # 2 tries a batch: 3 batches
+    with caplog.at_level(logging.INFO, logger="gobang.sockets"):
+        for _batch in range(3):
+            publish_three(manager)
+            clock.now += 2.0
+        assert logged(caplog) == [("ERROR", "cannot publish to Redis", {
+            "messages": 3, "error": "Connection refused"})]
+        publish_three(manager)
+        publish_three(manager)
+    assert failures(metrics) == 9
+    assert logged(caplog)[1:] == [("WARNING", "publishing to Redis again", {
+        "lost": 9, "seconds": 6.0})]
+
+
+def test_a_second_outage_is_logged_again(caplog: pytest.LogCaptureFixture) -> None:
+    stub = FlakyRedis(failures=2)
+    manager = manager_on(stub, Metrics())
+    with caplog.at_level(logging.INFO, logger="gobang.sockets"):
+        publish_three(manager)
+        publish_three(manager)
+        stub.failures = 2
+        publish_three(manager)
+    assert [message for _level, message, _fields in logged(caplog)] == [
+        "cannot publish to Redis", "publishing to Redis again", "cannot publish to Redis"]
+
+
+def test_publishing_without_an_outage_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="gobang.sockets"):
+        publish_three(manager_on(FlakyRedis(failures=0), Metrics()))
+    assert caplog.records == []
