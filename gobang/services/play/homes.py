@@ -60,6 +60,8 @@ class GameHomes:
         if not self.shared or self.table.get(game_id) is not None:
             return
         self.table.check_not_elsewhere(game_id)
+        if _finished(game_id):
+            return  # read from the database, played by nobody: nothing to adopt or wait for
         if not self.directory.settled():
             # Redis restarted empty a moment ago: the processes that play their games have
             # not yet taken their leases again, and a game taken now would be played twice.
@@ -188,6 +190,11 @@ class GameHomes:
             if live is None:
                 self.leases.release(game_lease(game_id))
             return live
+
+
+def _finished(game_id: int) -> bool:
+    status = db.session.scalar(select(Game.status).where(Game.id == game_id))
+    return status == Status.FINISHED
 
 
 class KeyedLocks:
