@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 
@@ -96,6 +96,7 @@ class PendingCommand:
     id: int
     kind: str
     target_id: int
+    created_at: datetime
 
 
 class AdminDesk:
@@ -139,8 +140,11 @@ class AdminDesk:
                 continue
             outcome, more = self._carry_out(command)
             notices += more
-            db.session.execute(update(AdminCommand).where(AdminCommand.id == command.id)
-                               .values(done_at=utcnow(), outcome=outcome))
+            # The first process to answer a command has the last word: the leader's "no game
+            # in play" must not overwrite the playing process's "aborted" (or the reverse).
+            db.session.execute(update(AdminCommand).where(
+                AdminCommand.id == command.id, AdminCommand.done_at.is_(None))
+                .values(done_at=utcnow(), outcome=outcome))
             db.session.commit()
             event(log, "admin_command", id=command.id, kind=command.kind,
                   target=command.target_id, outcome=outcome)
@@ -148,7 +152,8 @@ class AdminDesk:
 
     def _pending(self) -> list[PendingCommand]:
         rows = db.session.execute(
-            select(AdminCommand.id, AdminCommand.kind, AdminCommand.target_id)
+            select(AdminCommand.id, AdminCommand.kind, AdminCommand.target_id,
+                   AdminCommand.created_at)
             .where(AdminCommand.done_at.is_(None)).order_by(AdminCommand.id)).all()
         return [PendingCommand(*row) for row in rows]
 
@@ -165,7 +170,10 @@ class AdminDesk:
             self.table.check_not_elsewhere(command.target_id)
         except ActionError:  # another process plays it, or is taking it over
             return False
-        return True
+        # The process playing it lets its lease go as it aborts, before it records the
+        # outcome: answered at once, the leader could say "no game in play" in between. It
+        # answers once the playing process has had two polls to do it.
+        return utcnow() - command.created_at >= timedelta(seconds=2 * self.interval)
 
     def _carry_out(self, command: PendingCommand) -> tuple[str, list[Notice]]:
         handler = self._handlers.get(command.kind)

@@ -102,6 +102,7 @@ VISITOR_SCREENS = [
     Screen("replay-numbers", "/game/{finished}/replay", "#board .point.win", act=numbers_on),
     Screen("replay-in-play", "/game/{watched}/replay"),
     Screen("not-found", "/u/nobody"),
+    Screen("room-as-visitor", "/game/{watched}", "#room-chat-log li"),
 ]
 
 PLAYER_SCREENS = [
@@ -119,6 +120,8 @@ PLAYER_SCREENS = [
     Screen("room-watching-paused", "/game/{watched}", "#room.paused #room-chat-log li"),
     Screen("room-finished", "/game/{finished}", "#end-controls:not(.hidden)"),
     Screen("replay", "/game/{finished}/replay", "#board .point.win"),
+    Screen("following", "/following"),
+    Screen("computer", "/computer"),
     Screen("report", "/report?username=ben"),
     Screen("report-chat-line", "/report?username=cal&chat_text=good+game"),
     Screen("moderation", "/moderation"),

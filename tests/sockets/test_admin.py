@@ -6,9 +6,14 @@ app's ticker, run by hand (`tick`) after the fake clock has passed the poll inte
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
-from gobang.extensions import socketio
+import pytest
+from sqlalchemy import select, update
+
+from gobang.extensions import db, socketio
+from gobang.models import AdminCommand, utcnow
+from gobang.services.admin import ABORT, queue_command
 from tests.support.forms import login
 
 POLL = 1.0  # ADMIN_POLL_SECONDS
@@ -214,3 +219,26 @@ def test_matching_resumes_after_maintenance(player, host, tick):
         assert each.emit("/hall", "start_match", {})["ok"]
     tick()
     assert len(alice.received("/hall", "match_found")) == 1
+
+
+def outcome_of_the_last_command(app) -> str | None:
+    with app.app_context():
+        return db.session.scalar(select(AdminCommand.outcome).order_by(AdminCommand.id.desc()))
+
+
+def test_an_abort_of_a_game_nobody_plays_is_answered_two_polls_after_it_was_asked(
+        app, clock, tick):
+    """The process playing a game lets its lease go as it aborts, before it writes the
+    outcome: a leader answering at once could say "no game in play" in between."""
+    with app.app_context():
+        queue_command(ABORT, 999)
+    clock.advance(POLL)
+    tick()
+    assert outcome_of_the_last_command(app) is None
+    with app.app_context():
+        db.session.execute(update(AdminCommand).values(
+            created_at=utcnow() - timedelta(seconds=2 * POLL)))
+        db.session.commit()
+    clock.advance(POLL)
+    tick()
+    assert outcome_of_the_last_command(app) == "No game in play has that id"
