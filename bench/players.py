@@ -246,10 +246,22 @@ class Seat(FollowsRematches):
         self.game_id = game_id
         self.color = state["you"]
         self.moves = len(state["moves"])
+        self._record_moves_in_state(game_id)
         if state["status"] == "playing":
             self.playing.set()
             if state["to_move"] == self.color:
                 self._move_soon()
+
+    def _record_moves_in_state(self, game_id: int) -> None:
+        """The opponent's moves in the join's state reached this seat now. After a rematch the
+        opponent may join first and move before this seat is in the new game's room: that
+        first stone comes in the state, not as `stone_placed` (stones of a game this seat has
+        not joined are ignored, so none was recorded before)."""
+        now = time.monotonic()
+        theirs = 1 if self.color == "white" else 0  # black's moves have odd numbers
+        self.recorder.received.extend((game_id, number, now)
+                                      for number in range(1, self.moves + 1)
+                                      if number % 2 == theirs)
 
     async def _move_to(self, path: str) -> None:
         assert self.reconnect is not None
