@@ -4,6 +4,7 @@ connections."""
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from gobang.transport.memory import calm_garbage_collector, trim_after_closes
@@ -17,6 +18,9 @@ from gobang.transport.tuning import (
 )
 
 log = logging.getLogger("gobang.transport")
+# The line for the person who started the server goes to standard output whatever the log
+# level, plain, apart from the key=value event log on standard error.
+person = logging.getLogger("gobang.person")
 
 ASYNC_MODE = "eventlet"
 
@@ -81,8 +85,18 @@ def serve(server_app, host: str, port: int) -> None:
 def say_serving(url: str, **fields: str) -> None:
     """Once listening: one line for a person on standard output, `Gobang serving on URL`,
     and the `serving` event for anything that reads the log (it may be set to warnings only)."""
-    print(f"Gobang serving on {url}", flush=True)
+    tell_person(f"Gobang serving on {url}")
     log.info("serving", extra={"fields": {"url": url, **fields}})
+
+
+def tell_person(text: str) -> None:
+    if not person.handlers:
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        person.addHandler(handler)
+        person.setLevel(logging.INFO)
+        person.propagate = False
+    person.info(text)
 
 
 def served_url(address: tuple) -> str:
