@@ -86,14 +86,21 @@ def test_a_clock_under_ten_seconds_shows_tenths(browser_player):
     assert texts == [text for _ms, text in CLOCK_TEXTS]
 
 
-def test_a_paused_game_looks_paused(browser_player, live_server):
-    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
+def paused_game(browser_player, url: str):
+    """ann (black) and ben (white), one stone played, the game paused by both."""
+    black, white = match(browser_player("ann"), browser_player("ben"), url)
     click_point(black, "h8")
     expect(white.get_by_test_id("status")).to_have_text("Your turn")
     black.get_by_test_id("pause-button").click()
     white.get_by_test_id("pause-accept").click()
     for page in (black, white):
         expect(page.get_by_test_id("status")).to_have_text("Paused")
+    return black, white
+
+
+def test_a_paused_game_looks_paused(browser_player, live_server):
+    black, white = paused_game(browser_player, live_server.url)
+    for page in (black, white):
         expect(page.get_by_test_id("player-white")).not_to_have_class(re.compile(r"\bturn\b"))
         expect(page.get_by_test_id("player-black")).not_to_have_class(re.compile(r"\bturn\b"))
         expect(page.get_by_test_id("draw-button")).to_be_disabled()
@@ -288,13 +295,7 @@ def assert_one_row(found: list[dict], count: int) -> None:
 
 
 def test_resign_stays_on_the_row_of_the_controls_while_paused(browser_player, live_server):
-    black, white = match(browser_player("ann"), browser_player("ben"), live_server.url)
-    click_point(black, "h8")
-    expect(white.get_by_test_id("status")).to_have_text("Your turn")
-    black.get_by_test_id("pause-button").click()
-    white.get_by_test_id("pause-accept").click()
-    for page in (black, white):
-        expect(page.get_by_test_id("status")).to_have_text("Paused")
+    black, white = paused_game(browser_player, live_server.url)
     white.get_by_test_id("pause-button").click()  # white's vote: "Waiting to resume"
     expect(white.get_by_test_id("pause-button")).to_have_text("Waiting to resume")
     for page in (black, white):

@@ -126,7 +126,12 @@ def player(app: Flask):
         return made[-1]
 
     yield make
-    for each in made:
+    disconnect_all(made)
+
+
+def disconnect_all(players: list[Player]) -> None:
+    """Close every namespace a test left open, as a browser closing its tabs would."""
+    for each in players:
         for namespace, client in each.clients.items():
             if client.is_connected(namespace):
                 client.disconnect(namespace)

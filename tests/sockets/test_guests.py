@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gobang.extensions import socketio
-from tests.sockets.conftest import Player
+from tests.sockets.conftest import Player, disconnect_all
 from tests.support.forms import csrf_token, register
 
 VISITORS_ONLY_WATCH = "Visitors can only watch. Log in, or play the computer as a guest."
@@ -56,10 +56,7 @@ def guest(app):
         return made[-1]
 
     yield make
-    for each in made:
-        for namespace, client in each.clients.items():
-            if client.is_connected(namespace):
-                client.disconnect(namespace)
+    disconnect_all(made)
 
 
 def state_of(player: Player, game_id: int) -> dict:

@@ -11,13 +11,12 @@ from datetime import datetime
 
 from flask_babel import gettext, ngettext
 from sqlalchemy import delete, func, or_, select
-from sqlalchemy.exc import IntegrityError
 
 from gobang.extensions import db
 from gobang.models import Block, User
 from gobang.services.notices import ActionError
 from gobang.services.social.follows import Follows
-from gobang.services.social.relations import check_other, listed
+from gobang.services.social.relations import check_other, listed, saved_once
 
 # Queued players whose blocks one query reads.
 APART_READ = 10_000
@@ -42,13 +41,7 @@ class Blocks:
                 "You block %(num)d players, as many as one can: unblock someone first.",
                 self.at_most))
         self.follows.forget(user.id, target.id)
-        db.session.add(Block(blocker_id=user.id, blocked_id=target.id, created_at=self.now()))
-        try:
-            db.session.commit()
-        except IntegrityError:  # the same block from another tab, a moment earlier
-            db.session.rollback()
-            return False
-        return True
+        return saved_once(Block(blocker_id=user.id, blocked_id=target.id, created_at=self.now()))
 
     def unblock(self, user_id: int, target_id: int) -> bool:
         """False when not blocked (nothing changes)."""

@@ -8,12 +8,11 @@ from datetime import datetime
 
 from flask_babel import gettext, ngettext
 from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError
 
 from gobang.extensions import db
 from gobang.models import Block, Follow, User
 from gobang.services.notices import ActionError
-from gobang.services.social.relations import check_other, listed
+from gobang.services.social.relations import check_other, listed, saved_once
 
 
 class Follows:
@@ -38,13 +37,7 @@ class Follows:
                 "You follow %(num)d player, as many as one can: unfollow someone first.",
                 "You follow %(num)d players, as many as one can: unfollow someone first.",
                 self.at_most))
-        db.session.add(Follow(follower_id=user.id, followed_id=target.id, created_at=self.now()))
-        try:
-            db.session.commit()
-        except IntegrityError:  # the same follow from another tab, a moment earlier
-            db.session.rollback()
-            return False
-        return True
+        return saved_once(Follow(follower_id=user.id, followed_id=target.id, created_at=self.now()))
 
     def unfollow(self, user_id: int, target_id: int) -> bool:
         """False when not followed (nothing changes)."""

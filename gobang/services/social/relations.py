@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from flask_babel import gettext
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from gobang.extensions import db
 from gobang.models import User
@@ -20,6 +21,18 @@ def check_other(user: User, target: User | None, yourself: str) -> User:
     if target.id == user.id:
         raise ActionError("bad_request", yourself)
     return target
+
+
+def saved_once(row: object) -> bool:
+    """Add a new relation and commit; False when the same one was saved a moment earlier
+    (from another tab: the unique constraint refuses the second)."""
+    db.session.add(row)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    return True
 
 
 def listed(ids: Sequence[int]) -> list[User]:
