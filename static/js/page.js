@@ -31,6 +31,23 @@ export function show(node, visible) {
   node.classList.toggle("hidden", !visible);
 }
 
+/** Show `items` in `list`, one node each from make(item), keyed by keyOf(item): a node that
+    would come out the same is kept, not replaced, and the list is left alone when nothing in
+    it changed. Lists redrawn on every update (the hall's, each second under load) replaced
+    the link under a pointer between its press and its release, and the click was lost. */
+export function renderKeyed(list, items, keyOf, make) {
+  const kept = new Map(Array.from(list.children, (node) => [node.dataset.key, node]));
+  const nodes = items.map((item) => {
+    const fresh = make(item);
+    fresh.dataset.key = String(keyOf(item));
+    const old = kept.get(fresh.dataset.key);
+    return old && old.isEqualNode(fresh) ? old : fresh;
+  });
+  const same = nodes.length === list.children.length &&
+    nodes.every((node, index) => list.children[index] === node);
+  if (!same) list.replaceChildren(...nodes);
+}
+
 /** True when the vendor script defined io (a blocked or missing file leaves the page inert). */
 export function haveSocketIo() {
   return typeof window.io === "function";

@@ -63,6 +63,26 @@ def test_players_and_a_live_game_come_and_go_in_the_view(browser_player, live_se
     expect(online.locator("li", has_text="ben")).to_have_count(0)
 
 
+def test_an_update_that_leaves_a_game_as_it_was_keeps_its_watch_link_under_the_pointer(
+        browser_player, live_server):
+    ann, ben, cat = (browser_player(name) for name in ("ann", "ben", "cat"))
+    for page in (ben, cat):
+        page.get_by_test_id("match-button").click()
+    for page in (ben, cat):
+        page.wait_for_url(re.compile(r".*/game/\d+"))
+    watch = ann.get_by_test_id("games-list").get_by_test_id("watch-link")
+    expect(watch).to_have_count(1)
+    # The button is pressed; an update about someone else comes before it is released.
+    watch.scroll_into_view_if_needed()
+    box = watch.bounding_box()
+    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.mouse.down()
+    browser_player("dan")
+    expect(ann.get_by_test_id("hall-counts")).to_contain_text("4 online")
+    ann.mouse.up()
+    ann.wait_for_url(re.compile(r".*/game/\d+"))
+
+
 @pytest.mark.parametrize("live_env", [{"GOBANG_HALL_LIST_SIZE": "1"}])
 def test_a_player_left_out_of_the_list_is_found_and_challenged(browser_player, live_server):
     _ann, ben, cat = (browser_player(name) for name in ("ann", "ben", "cat"))

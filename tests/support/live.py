@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import engineio
 import pytest
 import requests
 import socketio
@@ -160,8 +161,25 @@ class LiveServer:
         return client
 
 
+class InOrderEngineIOClient(engineio.Client):
+    """Hands each message to its handlers on the read thread, in the order the messages came.
+    python-engineio's client starts a thread per message (`run_async=True`), so under load
+    two events that came close together, a move's `stone_placed` and the next one's, could be
+    recorded in the other order: the order check below then failed a test (a browser test on
+    a loaded machine read `stone_placed numbered N after N+1`) though the server had sent them
+    in order. No handler of ours waits for another message, so none can block the reading."""
+
+    def _trigger_event(self, event: str, *args: Any, **kwargs: Any) -> Any:
+        if event == "message":
+            kwargs["run_async"] = False
+        return super()._trigger_event(event, *args, **kwargs)
+
+
 class LiveClient(socketio.Client):
     """A python-socketio client that keeps every event it receives, for waiting on."""
+
+    def _engineio_client_class(self) -> type[engineio.Client]:
+        return InOrderEngineIOClient
 
     def __init__(self, namespace: str, **kw: Any) -> None:
         super().__init__(reconnection=False, **kw)

@@ -6,7 +6,7 @@
  */
 
 import {t} from "../i18n.js";
-import {button, el, show} from "../page.js";
+import {button, el, renderKeyed, show} from "../page.js";
 import {watchLink} from "./lists.js";
 import {statusName} from "./words.js";
 
@@ -39,7 +39,7 @@ export class Following {
   render() {
     const players = Array.from(this.players.values()).sort((a, b) =>
       a.username.localeCompare(b.username) || a.id - b.id);
-    this.ui.list.replaceChildren(...players.map((player) => this.item(player)));
+    renderKeyed(this.ui.list, players, (player) => player.id, (player) => this.item(player));
     this.ui.count.textContent = `(${players.length})`;
     show(this.ui.empty, players.length === 0);
   }

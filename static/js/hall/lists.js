@@ -5,7 +5,7 @@
 
 import {HallViewModel} from "../hall_view.js";
 import {t} from "../i18n.js";
-import {button, el, show} from "../page.js";
+import {button, el, renderKeyed, show} from "../page.js";
 import {clockLabel} from "../pools.js";
 import {rulesetName, statusName} from "./words.js";
 
@@ -90,7 +90,7 @@ export class HallLists {
   render() {
     const [ui, view] = [this.ui, this.view];
     const players = view.sortedPlayers();
-    ui.onlineList.replaceChildren(...players.map((user) => this.playerItem(user)));
+    renderKeyed(ui.onlineList, players, (user) => user.id, (user) => this.playerItem(user));
     ui.onlineCount.textContent = `(${view.counts.online})`;
     const more = view.counts.online > players.length;
     ui.onlineMore.textContent = more ? t("Showing {shown} of {online}; find anyone else by name.",
@@ -99,7 +99,8 @@ export class HallLists {
     ui.counts.textContent = t("{online} online · {playing} playing · {waiting} waiting for a match",
       {online: view.counts.online, playing: view.counts.playing, waiting: view.waiting()});
     const games = view.sortedGames();
-    ui.gamesList.replaceChildren(...games.map((game) => gameItem(game, this.defaultClock)));
+    renderKeyed(ui.gamesList, games, (game) => game.game_id,
+      (game) => gameItem(game, this.defaultClock));
     show(ui.gamesEmpty, games.length === 0);
     this.rendered();
   }
