@@ -44,12 +44,10 @@ def _moves_shown(raw: str | None, total: int) -> int:
     the final position. Raises BadMove with the reason, in the reader's language."""
     if raw is None:
         return total
-    if not _WHOLE_NUMBER.fullmatch(raw):
-        raise BadMove(gettext("move must be a whole number from 0 to %(total)s.", total=total))
-    shown = int(raw)
-    if shown > total:
-        raise BadMove(gettext("This game has only %(total)s moves.", total=total))
-    return shown
+    if not _WHOLE_NUMBER.fullmatch(raw) or int(raw) > total:
+        raise BadMove(gettext("The move must be a whole number from 0 to %(total)s.",
+                              total=total))
+    return int(raw)
 
 
 def _name(user: User) -> str:
