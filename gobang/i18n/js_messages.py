@@ -192,6 +192,8 @@ _SITE = (
 )
 _REPLAY = (
     N_("Move {n} of {total}"),
+    N_("Link copied."),
+    N_("Copy the selected link."),
 )
 # Playing the computer: its name in the room, and the hall's panel.
 _COMPUTER = (

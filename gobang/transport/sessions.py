@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Request
+from flask import Flask, Request, Response
 from flask.ctx import RequestContext
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from werkzeug.routing import MapAdapter
 
 # Flask-SocketIO keeps each connection's session in its environ under this key, copied from
@@ -25,6 +25,13 @@ class EventSessionInterface(SecureCookieSessionInterface):
         if is_socket_event(request.environ):
             return self.session_class()
         return super().open_session(app, request)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        # A response that shared caches may keep (a replay's picture) is the same for everyone:
+        # it must not carry the visitor's session cookie, which Flask renews on every request.
+        if response.cache_control.public:
+            return
+        super().save_session(app, session, response)
 
 
 # Where a connection's URL adapter is kept for its later events.

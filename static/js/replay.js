@@ -1,7 +1,9 @@
 /*
  * The replay page: steps a finished game's moves through GobangBoard (board.js).
  * The moves and winning line come from the page's data attributes; buttons and the keys
- * ArrowLeft, ArrowRight, Home and End move through them. Opens on the final position.
+ * ArrowLeft, ArrowRight, Home and End move through them, and so do the move list's links. Opens on
+ * the move the link names (?move=N, which the server read into data-start), else the final
+ * position; the address, the share box and the picture's link follow the move shown.
  * A game played with an opening rule shows it, from the game's record (GET /api/games/<id>):
  * who placed the first stone, the choices in order and who ended with which colour.
  */
@@ -26,6 +28,8 @@ function startReplay(root) {
     last: document.getElementById("replay-last"),
   };
   const numbers = document.getElementById("numbers-toggle");
+  const moveList = document.getElementById("move-list");
+  const share = shareBox(root, moves.length);
   let shown = moves.length;
 
   function show(count) {
@@ -36,6 +40,8 @@ function startReplay(root) {
     root.dataset.shown = String(shown);
     buttons.first.disabled = buttons.back.disabled = shown === 0;
     buttons.forward.disabled = buttons.last.disabled = shown === moves.length;
+    markCurrent(moveList, shown);
+    share.follow(shown);
   }
 
   buttons.first.addEventListener("click", () => show(0));
@@ -43,6 +49,13 @@ function startReplay(root) {
   buttons.forward.addEventListener("click", () => show(shown + 1));
   buttons.last.addEventListener("click", () => show(moves.length));
   numbers.addEventListener("change", () => board.setShowNumbers(numbers.checked));
+  moveList.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-move]");
+    // A modified click opens the move's page elsewhere, as any link's does.
+    if (!link || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    show(Number(link.dataset.move));
+  });
 
   const KEYS = {
     ArrowLeft: () => shown - 1,
@@ -64,8 +77,66 @@ function startReplay(root) {
 
   board.setShowNumbers(numbers.checked);
   followSetting(numbers, "gobang.moveNumbers");
-  show(moves.length);
+  show(Number(root.dataset.start || moves.length));
   showOpening(Number(root.dataset.gameId));
+}
+
+/** Highlights the list's link to the move shown (none at the empty board), keeping it in view
+    inside the list without scrolling the page. */
+function markCurrent(list, shown) {
+  const previous = list.querySelector("[aria-current]");
+  if (previous) previous.removeAttribute("aria-current");
+  const current = list.querySelector(`a[data-move="${shown}"]`);
+  if (!current) return;
+  current.setAttribute("aria-current", "step");
+  const item = current.parentElement;
+  if (item.offsetTop < list.scrollTop) list.scrollTop = item.offsetTop;
+  const below = item.offsetTop + item.offsetHeight - list.clientHeight;
+  if (below > list.scrollTop) list.scrollTop = below;
+}
+
+/** The share box: the link to the move shown, a button that copies it, and the picture's link.
+    The address bar follows too, so reloading or copying it from there keeps the move. */
+function shareBox(root, total) {
+  const field = document.getElementById("share-link");
+  const copy = document.getElementById("share-copy");
+  const status = document.getElementById("share-status");
+  const picture = document.getElementById("share-image");
+
+  function at(base, shown) {
+    const url = new URL(base, window.location.href);
+    // The final position is the page itself: its link needs no move.
+    if (shown === total) url.searchParams.delete("move");
+    else url.searchParams.set("move", String(shown));
+    return url.href;
+  }
+
+  copy.addEventListener("click", () => {
+    const done = () => { status.textContent = t("Link copied."); };
+    const byHand = () => {
+      // No clipboard here (an insecure page, or permission refused): the link is selected instead.
+      field.focus();
+      field.select();
+      status.textContent = t("Copy the selected link.");
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, byHand);
+    } else {
+      byHand();
+    }
+  });
+  field.addEventListener("focus", () => field.select());
+
+  return {
+    follow(shown) {
+      field.value = at(root.dataset.replayUrl, shown);
+      field.scrollLeft = field.scrollWidth;  // the end of a long link shows, with its move
+      picture.href = at(root.dataset.imageUrl, shown);
+      status.textContent = "";
+      const address = at(window.location.href, shown);
+      if (address !== window.location.href) window.history.replaceState(null, "", address);
+    },
+  };
 }
 
 /** The opening's card, when the record has an opening; the page works without it. */

@@ -73,3 +73,24 @@ def section(page: str, section_id: str) -> str:
     found = re.search(rf'<section[^>]*id="{section_id}".*?</section>', page, re.S)
     assert found is not None, f"no <section id={section_id!r}>"
     return found.group(0)
+
+
+class _Metas(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        key = values.get("property") or values.get("name")
+        if tag == "meta" and key:
+            assert key not in self.found, f"two <meta> for {key!r}"
+            self.found[key] = values.get("content", "")
+
+
+def metas(page: str) -> dict[str, str]:
+    """The page's <meta> tags, {property or name: content} (Open Graph uses `property`)."""
+    parser = _Metas()
+    parser.feed(page)
+    parser.close()
+    return parser.found
