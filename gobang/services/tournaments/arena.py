@@ -145,30 +145,34 @@ def standings(ratings: Mapping[PlayerId, int], games: Sequence[ArenaGame]
     """Points, then performance (a player without games is placed by their rating, as
     lichess does), then rating, then the id; best first."""
     own: dict[PlayerId, list[ArenaGame]] = {player: [] for player in ratings}
-    for game in games:  # one pass: standings are asked for at every pairing tick
+    for game in games:
         own[game.black].append(game)
         own[game.white].append(game)
-    rows = []
-    for player, rating in ratings.items():
-        sheet = sheet_of(player, own[player])
-        rows.append((sheet, player, rating, performance_of(player, own[player], ratings)))
-    rows.sort(key=lambda row: (-row[0].total, -(row[2] if row[3] is None else row[3]),
-                               -row[2], str(row[1])))
+    return ranked((player, rating, sheet_of(player, own[player]),
+                   performance_of(player, own[player], ratings))
+                  for player, rating in ratings.items())
+
+
+def ranked(rows: Iterable[tuple[PlayerId, int, Sheet, int | None]]) -> list[ArenaStanding]:
+    """Standings from each player's (id, rating, sheet, performance), in the order above."""
+    ordered = sorted(rows, key=lambda row: (-row[2].total, -(row[1] if row[3] is None
+                                                             else row[3]), -row[1], str(row[0])))
     return [ArenaStanding(rank, player, sheet.total, performance, rating, sheet)
-            for rank, (sheet, player, rating, performance) in enumerate(rows, start=1)]
+            for rank, (player, rating, sheet, performance) in enumerate(ordered, start=1)]
 
 
 def performance_of(player: PlayerId, games: Iterable[ArenaGame],
                    ratings: Mapping[PlayerId, int]) -> int | None:
     """lichess's tournament performance: the mean over the player's games of the opponent's
     rating, plus 500 for a win, minus 500 for a loss."""
-    values = []
-    for game in games:
-        if player in (game.black, game.white):
-            outcome = game.outcome_for(player)
-            step = {WIN: PERFORMANCE_STEP, DRAW: 0, LOSS: -PERFORMANCE_STEP}[outcome]
-            values.append(ratings[game.opponent_of(player)] + step)
+    values = [performance_in(player, game, ratings) for game in games
+              if player in (game.black, game.white)]
     return round(sum(values) / len(values)) if values else None
+
+
+def performance_in(player: PlayerId, game: ArenaGame, ratings: Mapping[PlayerId, int]) -> int:
+    step = {WIN: PERFORMANCE_STEP, DRAW: 0, LOSS: -PERFORMANCE_STEP}[game.outcome_for(player)]
+    return ratings[game.opponent_of(player)] + step
 
 
 def pair_free(free: Iterable[PlayerId], places: Mapping[PlayerId, int],

@@ -19,10 +19,13 @@ from .arena import (
     ArenaGame,
     ArenaStanding,
     PlayerId,
+    Sheet,
     colours,
+    mark_of,
     pair_free,
+    performance_in,
+    ranked,
     result_counts,
-    standings,
 )
 
 Clock = Callable[[], float]
@@ -51,6 +54,9 @@ class Arena:
         self.games: list[ArenaGame] = []  # the games that count, in the order they finished
         self.last_opponents: dict[PlayerId, PlayerId] = {}
         self.colours_played: dict[PlayerId, list[str]] = {}
+        # Kept as games finish, not recomputed from them: standings are read at every tick.
+        self.sheets: dict[PlayerId, Sheet] = {}
+        self.performances: dict[PlayerId, list[int]] = {}
 
     def join(self, player: PlayerId, rating: int) -> None:
         """Join, or come back after a pause: free to be paired at the next tick."""
@@ -99,10 +105,22 @@ class Arena:
         counts = result_counts(board.started_at, self.ends_at)
         if counts:
             self.games.append(game)
+            for player in (game.black, game.white):
+                sheet = self.sheets.get(player, Sheet())
+                mark = mark_of(player, game, sheet.on_fire)
+                self.sheets[player] = Sheet((*sheet.marks, mark))
+                self.performances.setdefault(player, []).append(
+                    performance_in(player, game, self.ratings))
         return counts
 
     def waiting(self) -> set[PlayerId]:
         return set(self.free)
 
     def standings(self) -> list[ArenaStanding]:
-        return standings(self.ratings, self.games)
+        """As arena.standings computes them from `games`."""
+        return ranked((player, rating, self.sheets.get(player, Sheet()),
+                       self._performance(player)) for player, rating in self.ratings.items())
+
+    def _performance(self, player: PlayerId) -> int | None:
+        values = self.performances.get(player)
+        return round(sum(values) / len(values)) if values else None
