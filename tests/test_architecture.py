@@ -32,6 +32,7 @@ def test_the_project_keeps_its_import_contracts() -> None:
     ("gobang/sockets/room.py", "import engineio", "Only gobang.transport"),
     ("gobang/services/hall/chat.py", "import flask_socketio", "Services never"),
     ("gobang/models.py", "import gobang.sockets.base", "Layers"),
+    ("gobang/services/tournaments/swiss.py", "import gobang.models", "Tournaments' rules"),
 ])
 def test_an_import_against_the_layers_is_caught(tmp_path: Path, module: str, bad_import: str,
                                                 contract: str) -> None:
