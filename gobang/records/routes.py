@@ -7,6 +7,7 @@ from flask import Blueprint, Response, abort, render_template
 from gobang.extensions import db
 from gobang.i18n.labels import abort_label, reason_label, result_label
 from gobang.models import Game
+from gobang.services.analysis.stored import stored_analysis
 from gobang.services.history import record_files
 
 bp = Blueprint("records", __name__)
@@ -44,7 +45,8 @@ def _attachment(text: str, filename: str) -> Response:
 @bp.route("/game/<int:game_id>/record.txt")
 def record_txt(game_id: int) -> Response:
     game = _finished_or_404(game_id)
-    return _attachment(record_files.record_txt(game), record_files.download_name(game, "txt"))
+    text = record_files.record_txt(game, stored_analysis(game.id))
+    return _attachment(text, record_files.download_name(game, "txt"))
 
 
 @bp.route("/game/<int:game_id>/record.psq")
