@@ -22,13 +22,14 @@ WAIT_SECONDS = 60.0
 
 
 def drive(env, until: Callable[[], bool]) -> None:
-    """Tick the queue until `until()` holds, woken by the workers' news, within a deadline."""
-    queue = env.analysis.queue
+    """Run the services' ticks (which drive the queue, as the ticker does) until `until()`
+    holds, woken by the workers' news, within a deadline."""
     end = time.monotonic() + WAIT_SECONDS
     while not until():
         assert time.monotonic() < end, "the analysis did not get there in time"
-        queue.wait(0.5)
-        queue.tick()
+        env.analysis.queue.wait(0.5)
+        for _ in env.tick():
+            pass
 
 
 @pytest.fixture
@@ -130,6 +131,19 @@ def test_a_worker_killed_at_work_is_retried_and_stored_once(env, analysis, game_
     assert stored_rows(game_id) == 1
     stored = analysis.view(game_id, Viewer(None))["analysis"]
     assert len(stored["moves"]) == len(FORTY_MOVES)
+
+
+def test_a_worker_past_its_time_is_ended_and_retried(env, analysis, game_of, clock):
+    black, _, game_id = game_of()
+    queue = analysis.queue
+    analysis.request(game_id, Viewer(black))
+    queue.tick()
+    first = queue.worker_pid(game_id)
+    clock.advance((len(FORTY_MOVES) + 1) * 1.0 + 31)  # its backstops and the slack, passed
+    queue.tick()
+    drive(env, lambda: queue.worker_pid(game_id) not in (None, first))
+    with pytest.raises(ProcessLookupError):  # the stuck one was killed, not left running
+        os.kill(first, 0)
 
 
 @pytest.mark.parametrize("app_overrides", [{"ANALYSIS_RETRIES": 1}])
