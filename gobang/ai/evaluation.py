@@ -145,17 +145,20 @@ def evaluate(pos: Position, seconds: float, clock: Callable[[], float],
 
 
 def _defenceless(pos: Position, side: int, budget: Budget) -> bool:
-    """Whether the opponent's four (just played) goes on to a VCF whatever the side to move
-    does: how a move that keeps a forced win is told from one that lets it go."""
-    if not pos.fives(3 - side):
-        return False
-    sub = budget.share(VCF_SHARE)
-    try:
-        return ThreatSearch(pos, sub).still_wins(3 - side, VCF_DEPTH, False)
-    except OutOfBudget:
-        return False
-    finally:
-        budget.spend(sub)
+    """Whether the opponent's four or open three (just played) goes on to a forced win
+    whatever the side to move does: how a move that keeps a forced win is told from one
+    that lets it go."""
+    other = 3 - side
+    for depth, threes, share in ((VCF_DEPTH, False, VCF_SHARE), (VCT_DEPTH, True, VCT_SHARE)):
+        sub = budget.share(share)
+        try:
+            if ThreatSearch(pos, sub).still_wins(other, depth, threes):
+                return True
+        except OutOfBudget:
+            pass
+        finally:
+            budget.spend(sub)
+    return False
 
 
 def _flip(found: Evaluation) -> Evaluation:
