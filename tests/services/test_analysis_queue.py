@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 
@@ -13,6 +14,8 @@ from sqlalchemy import func, select
 
 from gobang.extensions import db
 from gobang.models import GameAnalysis
+from gobang.services.analysis.processes import Job, Worker
+from gobang.services.analysis.queue import AnalysisQueue, QueueSettings
 from gobang.services.analysis.service import Viewer
 from gobang.services.notices import ActionError
 from tests.support.analysis import FORTY_MOVES
@@ -202,3 +205,24 @@ def test_an_unknown_game_is_not_found(analysis, app):
     with pytest.raises(ActionError) as refused:
         analysis.view(999_999, Viewer(None))
     assert refused.value.code == "not_found"
+
+
+def test_a_move_list_that_is_not_a_game_fails_at_once_without_retries(clock):
+    """The worker's answer to moves the rules refuse: retrying could not help."""
+    started: list[int] = []
+    saved: list[int] = []
+
+    def start(job: Job, nice: int, news: threading.Event) -> Worker:
+        started.append(job.game_id)
+        return Worker(job, nice, news)
+
+    queue = AnalysisQueue(QueueSettings(retries=2), clock,
+                          lambda game_id, result: saved.append(game_id), start)
+    queue.request(5, 1, "freestyle", ((7, 7), (7, 7)))
+    queue.tick()
+    end = time.monotonic() + WAIT_SECONDS
+    while queue.state(5).status != "failed":
+        assert time.monotonic() < end, "no answer from the worker in time"
+        queue.wait(0.5)
+        queue.tick()
+    assert (started, saved) == ([5], [])
