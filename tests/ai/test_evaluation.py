@@ -13,6 +13,7 @@ from gobang.ai.evaluation import (
 )
 from gobang.ai.position import BLACK, WHITE, Position
 from gobang.rules import SIZE, Game, IllegalMove, forbidden_kind
+from tests.support.analysis import FORTY_MOVES
 
 Point = tuple[int, int]
 
@@ -114,6 +115,28 @@ def test_labels_follow_the_drop_in_the_movers_win_chance(drop, label):
 )
 def test_move_accuracy_is_lichess_formula_on_win_percentages(before, after, accuracy):
     assert move_accuracy(before, after) == pytest.approx(accuracy, abs=1e-3)
+
+
+# A quiet middle game (the first ten moves of an engine game, black to move, near even) and
+# black's eleventh move in four versions, one for each band of the drop in black's chance.
+MIDDLE_GAME = FORTY_MOVES[:10]
+
+
+@pytest.mark.parametrize(("move", "label"), [
+    ((3, 7), "blunder"),  # drop about 0.51
+    ((5, 10), "mistake"),  # about 0.24
+    ((5, 5), "inaccuracy"),  # about 0.12
+    ((5, 7), None),  # the engine's own choice
+])
+def test_each_threshold_in_a_built_position(move, label):
+    review = analyse_game("freestyle", [*MIDDLE_GAME, move], 5.0, still).moves[-1]
+    assert review.label == label
+    assert abs(review.before) < 0.1
+
+
+def test_the_middle_games_best_move_is_the_one_labelled_none():
+    best = evaluate(position(MIDDLE_GAME), 5.0, still).best
+    assert best is not None and divmod(best, SIZE) == (5, 7)
 
 
 def game_with_missed_vcf() -> list[Point]:
