@@ -395,10 +395,11 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
               batch: int = 50, login_burst: int = 0, burst_at: float = 0.0,
               samples: int = 3, drain: float = DRAIN_SECONDS, computer_games: int = 0,
               levels: tuple[int, ...] = (), computer_drain: float = DRAIN_SECONDS,
-              lean: bool = False) -> dict[str, Any]:
+              lean: bool = False, beside: Any = None) -> dict[str, Any]:
     """Seat `games` games over `workers` bench processes, play for `duration` seconds, and
     join what every process saw into one report. With `computer_games`, one more bench
-    process plays that many games against the computer at `levels` meanwhile."""
+    process plays that many games against the computer at `levels` meanwhile; `beside`
+    (bench/analysis_load.py's `Beside`) runs through the same window, and reports too."""
     shares = _shares(games, workers)
     jobs = [Job(server.kind, server.url, i, n, every, batch,
                 login_burst // workers if login_burst else 0, burst_at, drain, lean=lean)
@@ -416,6 +417,8 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
         start = time.monotonic()
         for queue in commands:
             queue.put({"start": start, "deadline": start + duration})
+        if beside is not None:
+            beside.start(server.url, start, start + duration)
         for i in range(1, samples):
             time.sleep(max(0.0, start + duration * i / (samples - 1) - time.monotonic()))
             rss.append(server.rss())
@@ -438,6 +441,8 @@ def run_games(server: Server, games: int, duration: float, every: float, workers
     bursts = [r["burst"] for r in reports if r.get("burst")]
     if bursts:
         report["login_burst"] = _join_bursts(bursts, reports, start)
+    if beside is not None:
+        report["analyses"] = beside.join(timeout=120)
     if computer_games:
         against = [r for r in reports if "computer" in r["result"]]
         report["computer"] = {
@@ -868,6 +873,22 @@ def scenario_computer(args) -> dict[str, Any]:
     return out
 
 
+def scenario_analysis(args) -> dict[str, Any]:
+    """Human games while --analyses analyses run beside them all along (bench/
+    analysis_load.py); the server runs that many analysis workers."""
+    from bench.analysis_load import Beside
+
+    args.no_relay = True
+    pairs = args.analyses or 4
+    env = {"GOBANG_ANALYSIS_WORKERS": str(pairs)}
+    beside = Beside(pairs, args.analysis_moves or 40)
+    out = games_pair(args, 100 if args.games is None else args.games, args.duration or 60,
+                     args.every or 1.0, args.workers or 1, env=env, samples=5,
+                     app_kw={"beside": beside})
+    out["app"]["analyses"]["settings"] = {**env, "moves_per_game": beside.moves}
+    return out
+
+
 def _levels(text: str, known: dict[int, Any]) -> tuple[int, ...]:
     """"8" or "1,8": the computer's levels, given to the players in turn."""
     try:
@@ -887,6 +908,7 @@ SCENARIOS = {
     "login-burst": scenario_login_burst,
     "soak": scenario_soak,
     "computer": scenario_computer,
+    "analysis": scenario_analysis,
 }
 
 
@@ -927,6 +949,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="computer: the server's COMPUTER_THINK_SECONDS, the players' "
                              "expected thinking per move in its capacity formula (default: "
                              "the server's own, 8)")
+    parser.add_argument("--analyses", type=int,
+                        help="analysis: analyses at once beside the games (default 4)")
+    parser.add_argument("--analysis-moves", type=int,
+                        help="analysis: moves in each analysed game (default 40)")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay baseline")
     parser.add_argument("--rounds", type=int, default=5,
                         help="throughput: the relay and Gobang take turns, this many each, "

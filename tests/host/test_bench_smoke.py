@@ -100,6 +100,23 @@ def test_computer_bench_reports_the_computers_replies_beside_the_human_games():
     assert max(computer["engines_rss_mb"]) > 0
 
 
+@pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
+def test_analysis_bench_reports_analyses_finished_beside_the_games():
+    report = load.main(["--scenario", "analysis", "--games", "2", "--analyses", "1",
+                        "--analysis-moves", "12", "--duration", "4", "--drain", "0.5"])
+
+    people = report["app"]
+    assert people["errors"] == 0, people["error_samples"]
+    assert people["server_log_tracebacks"] == 0
+    assert people["moves_delivered"] == people["moves_sent"] >= 4
+    analyses = people["analyses"]
+    assert "error" not in analyses, analyses["error"]
+    assert (analyses["failed"], analyses["refused"]) == (0, [])
+    assert analyses["done"] >= 1
+    assert 0 < analyses["seconds_p50"] <= analyses["seconds_max"]
+    assert 0 < analyses["at_once_mean"] <= 1
+
+
 def needs_postgres():
     """Several processes need PostgreSQL (.ci/with-postgres), as tests/cluster do."""
     if not os.environ.get(SERVER_ENV):
