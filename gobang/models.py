@@ -313,6 +313,27 @@ class Block(db.Model):
     )
 
 
+class AnalysisRequest(db.Model):
+    """A game waiting for, or under, its analysis (gobang/services/analysis/requests.py).
+    Kept in the database so that every server process works through one queue, one pending
+    request per player and the host's capacity hold across them, and a restart or a crash
+    loses no request. `owner` is the process analysing it, whose lease it renews; the row
+    goes in the same commit as the stored analysis."""
+
+    __tablename__ = "analysis_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    requested_at: Mapped[datetime] = mapped_column(default=utcnow)
+    status: Mapped[str] = mapped_column(String(10), default="queued", index=True)
+    attempts: Mapped[int] = mapped_column(default=0)
+    owner: Mapped[str | None] = mapped_column(String(40))
+    lease_until: Mapped[datetime | None] = mapped_column()
+    done: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int] = mapped_column(default=0)
+
+
 class GameAnalysis(db.Model):
     """A finished game's computer analysis (gobang/services/analysis), written whole in one
     transaction once every position is done: `moves` the per-move records and `players` the

@@ -24,6 +24,7 @@ from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
 from gobang.services.analysis.queue import AnalysisQueue, QueueSettings
+from gobang.services.analysis.requests import RequestBook
 from gobang.services.analysis.service import Analyses
 from gobang.services.analysis.stored import save_analysis
 from gobang.services.clock import Clock, monotonic, wall
@@ -278,9 +279,18 @@ def build_services(app: Flask) -> Services:
         moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
                               ModeratorDesk(accounts, utc_now(cfg))),
         social=social,
-        analysis=Analyses(AnalysisQueue(analysis_settings(cfg), clock, save_analysis),
-                          cfg["ANALYSIS_BY_SPECTATORS"]),
+        analysis=Analyses(_analysis_queue(cfg, clock, rng), cfg["ANALYSIS_BY_SPECTATORS"]),
     )
+
+
+def _analysis_queue(cfg: Any, clock: Clock, rng: random.Random) -> AnalysisQueue:
+    """This process's share of the one analysis queue in the database. Its name there is
+    new at every start, so a process started again never takes its earlier life's claims
+    for its own (they lapse, and are taken up again)."""
+    settings = analysis_settings(cfg)
+    owner = f"{cfg['PROCESS_NAME'][:30]}-{rng.getrandbits(32):08x}"
+    book = RequestBook(utc_now(cfg), owner, settings.retries)
+    return AnalysisQueue(settings, clock, book, save_analysis)
 
 
 def analysis_settings(cfg: Any) -> QueueSettings:

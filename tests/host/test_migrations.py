@@ -245,3 +245,24 @@ def test_game_analyses_come_empty_and_keep_one_row_per_game(migration_app):
     db.session.rollback()
     downgrade(revision=BEFORE_ANALYSES)
     assert "game_analyses" not in inspect(db.engine).get_table_names()
+
+
+BEFORE_REQUESTS = "b6c7d8e9f0a1"
+
+
+def test_analysis_requests_come_empty_and_keep_one_row_per_game(migration_app):
+    upgrade(revision=BEFORE_REQUESTS)
+    fill_first_revision()  # game 7 and its players
+    upgrade()
+    assert db.session.execute(text("SELECT COUNT(*) FROM analysis_requests")).scalar() == 0
+    player = db.session.execute(text("SELECT black_id FROM games WHERE id = 7")).scalar()
+    insert = text(
+        "INSERT INTO analysis_requests (game_id, user_id, requested_at, status, attempts,"
+        " done, total) VALUES (7, :user, :when, 'queued', 0, 0, 0)")
+    db.session.execute(insert, {"user": player, "when": WHEN})
+    db.session.commit()
+    with pytest.raises(IntegrityError):  # one request per game
+        db.session.execute(insert, {"user": player, "when": WHEN})
+    db.session.rollback()
+    downgrade(revision=BEFORE_REQUESTS)
+    assert "analysis_requests" not in inspect(db.engine).get_table_names()

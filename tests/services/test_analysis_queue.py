@@ -8,20 +8,24 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
 
 from gobang.extensions import db
-from gobang.models import GameAnalysis
+from gobang.models import AnalysisRequest, GameAnalysis
 from gobang.services.analysis.processes import Job, Worker
 from gobang.services.analysis.queue import AnalysisQueue, QueueSettings
+from gobang.services.analysis.requests import LEASE_SECONDS, RequestBook
 from gobang.services.analysis.service import Viewer
+from gobang.services.analysis.stored import save_analysis
 from gobang.services.notices import ActionError
 from tests.support.analysis import FORTY_MOVES
 from tests.support.games import add_user, finish_game, start_game
 
 WAIT_SECONDS = 60.0
+NOW = datetime(2026, 12, 5, 8, 0)
 
 
 def drive(env, until: Callable[[], bool]) -> None:
@@ -207,8 +211,9 @@ def test_an_unknown_game_is_not_found(analysis, app):
     assert refused.value.code == "not_found"
 
 
-def test_a_move_list_that_is_not_a_game_fails_at_once_without_retries(clock):
+def test_a_move_list_that_is_not_a_game_fails_at_once_without_retries(env, game_of, clock):
     """The worker's answer to moves the rules refuse: retrying could not help."""
+    black, _, game_id = game_of()
     started: list[int] = []
     saved: list[int] = []
 
@@ -216,13 +221,94 @@ def test_a_move_list_that_is_not_a_game_fails_at_once_without_retries(clock):
         started.append(job.game_id)
         return Worker(job, nice, news)
 
-    queue = AnalysisQueue(QueueSettings(retries=2), clock,
-                          lambda game_id, result: saved.append(game_id), start)
-    queue.request(5, 1, "freestyle", ((7, 7), (7, 7)))
+    def refused_moves(game: int) -> Job:
+        return Job(game, "freestyle", ((7, 7), (7, 7)), 1.0, 6000)
+
+    book = RequestBook(lambda: NOW, "tester", retries=2)
+    queue = AnalysisQueue(QueueSettings(retries=2), clock, book,
+                          lambda game, result: saved.append(game), refused_moves, start)
+    queue.request(game_id, black)
     queue.tick()
     end = time.monotonic() + WAIT_SECONDS
-    while queue.state(5).status != "failed":
+    while queue.state(game_id).status != "failed":
         assert time.monotonic() < end, "no answer from the worker in time"
         queue.wait(0.5)
         queue.tick()
-    assert (started, saved) == ([5], [])
+    assert (started, saved) == ([game_id], [])
+
+
+class Wall:
+    """The database's wall clock for the request book, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def process_queue(name: str, wall: Wall, clock) -> AnalysisQueue:
+    """A server process's share of the queue: another process, or this one started again."""
+    return AnalysisQueue(QueueSettings(), clock, RequestBook(wall, name, retries=2),
+                         save_analysis)
+
+
+def run_until_stored(queue: AnalysisQueue, game_id: int) -> None:
+    end = time.monotonic() + WAIT_SECONDS
+    while stored_rows(game_id) == 0:
+        assert time.monotonic() < end, "the analysis was not stored in time"
+        queue.wait(0.5)
+        queue.tick()
+
+
+def test_a_request_waiting_when_its_process_stops_is_analysed_by_the_next(env, game_of,
+                                                                          clock):
+    black, _, game_id = game_of(FORTY_MOVES[:10])
+    wall = Wall()
+    first = process_queue("first", wall, clock)
+    first.request(game_id, black)
+    first.close()
+    after = process_queue("after", wall, clock)
+    run_until_stored(after, game_id)
+    assert after.state(game_id).status == "none"  # answered: nothing left pending
+
+
+def test_an_analysis_under_way_when_its_process_stops_is_handed_back_whole(env, game_of,
+                                                                          clock):
+    black, _, game_id = game_of(FORTY_MOVES[:10])
+    wall = Wall()
+    first = process_queue("first", wall, clock)
+    first.request(game_id, black)
+    first.tick()
+    assert first.state(game_id).status == "running"
+    first.close()
+    assert first.state(game_id).status == "queued"
+    after = process_queue("after", wall, clock)
+    run_until_stored(after, game_id)
+    assert stored_rows(game_id) == 1
+
+
+def test_a_crashed_processs_analysis_is_taken_up_once_its_lease_runs_out(env, game_of,
+                                                                         clock):
+    black, _, game_id = game_of(FORTY_MOVES[:10])
+    wall = Wall()
+    crashed = process_queue("crashed", wall, clock)
+    crashed.request(game_id, black)
+    crashed.tick()
+    os.kill(crashed.worker_pid(game_id), signal.SIGKILL)  # and the process is gone: no ticks
+    other = process_queue("other", wall, clock)
+    other.tick()
+    assert (other.state(game_id).status, other.worker_pid(game_id)) == ("running", None)
+    wall.now += timedelta(seconds=LEASE_SECONDS + 1)
+    run_until_stored(other, game_id)
+    assert db.session.scalar(select(func.count()).select_from(AnalysisRequest)) == 0
+
+
+def test_one_pending_request_per_player_holds_across_processes(env, game_of, app, clock):
+    black, white, first_game = game_of()
+    second_game = finish_game(app, black, white, "black", "resign", moves=FORTY_MOVES[:10])
+    wall = Wall()
+    process_queue("one", wall, clock).request(first_game, black)
+    with pytest.raises(ActionError) as refused:
+        process_queue("two", wall, clock).request(second_game, black)
+    assert refused.value.code == "conflict"

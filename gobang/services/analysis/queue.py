@@ -1,9 +1,13 @@
-"""The queue of analysis requests: first come, first served, one pending request per player,
-at most `at_most` pending in all, worked through by at most `workers` processes at once.
+"""The analysis queue: first come, first served, one pending request per player, at most
+`at_most` pending in all, worked through by at most `workers` processes at once on each
+server process.
 
-A worker that dies (killed, out of memory) or overruns its time loses only its own attempt:
-the request goes back to the head of the queue, up to `retries` times, then it has failed.
-A result is stored whole by `save` (one transaction) or not at all.
+The requests live in the database (requests.py), so every server process works through the
+same queue and a restart loses none; this object runs this process's share of them, each in a
+worker process of its own. A worker that dies (killed, out of memory) or overruns its time
+loses only its own attempt: the request goes back to the head of the queue, up to `retries`
+times, then it has failed. A result is stored whole by `save` (one transaction, which also
+removes the request) or not at all.
 """
 
 from __future__ import annotations
@@ -11,18 +15,30 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext
+from sqlalchemy import select
 
+from gobang.extensions import db
+from gobang.models import Game
 from gobang.services.analysis.processes import Job, Worker
+from gobang.services.analysis.requests import (
+    FAILED,
+    NOTHING,
+    QUEUED,
+    RUNNING,
+    QueueState,
+    RequestBook,
+)
 from gobang.services.clock import Clock
-from gobang.services.notices import ActionError, Notice
+from gobang.services.notices import Notice
 
 log = logging.getLogger("gobang.analysis")
 
-QUEUED, RUNNING, FAILED = "queued", "running", "failed"
+__all__ = ["FAILED", "NOTHING", "QUEUED", "RUNNING", "AnalysisQueue", "QueueSettings",
+           "QueueState"]
+
 # A worker is given this much more than its positions' backstops before it counts as stuck.
 SLACK_SECONDS = 30.0
 
@@ -39,115 +55,71 @@ class QueueSettings:
 
 
 @dataclass
-class Pending:
+class Running:
+    """One of this process's workers at work: its progress and when it is overdue."""
+
     job: Job
-    user_id: int
-    attempts: int = 0
-    worker: Worker | None = None
+    worker: Worker
+    due: float
     done: int = 0
     total: int = 0
-    due: float = 0.0
-
-
-@dataclass(frozen=True)
-class QueueState:
-    """Where a game's analysis stands in this queue."""
-
-    status: str  # queued, running or failed; "none" when the queue holds nothing for it
-    position: int | None = None
-    progress: dict[str, int] | None = None
-
-
-NOTHING = QueueState("none")
-
-
-@dataclass
-class _Book:
-    """What the queue holds, under its lock."""
-
-    waiting: list[Pending] = field(default_factory=list)
-    running: dict[int, Pending] = field(default_factory=dict)
-    failed: set[int] = field(default_factory=set)
 
 
 class AnalysisQueue:
-    def __init__(self, settings: QueueSettings, clock: Clock,
+    def __init__(self, settings: QueueSettings, clock: Clock, book: RequestBook,
                  save: Callable[[int, dict[str, Any]], None],
+                 jobs: Callable[[int], Job | None] | None = None,
                  start: Callable[[Job, int, threading.Event], Worker] = Worker) -> None:
         self.settings = settings
+        self.book = book
         self._clock = clock
-        self._start = start
         self._save = save
+        self._jobs = jobs or self._job_of
+        self._start = start
         self._lock = threading.Lock()
-        self._book = _Book()
+        self._running: dict[int, Running] = {}
         # Set by a worker's reader when it has news: what `wait` waits on.
         self._news = threading.Event()
 
     # --- requests -----------------------------------------------------------------------
 
-    def request(self, game_id: int, user_id: int, ruleset: str,
-                moves: tuple[tuple[int, int], ...]) -> QueueState:
-        """Queue the game's analysis for `user_id`. A game already pending keeps its place
-        (whoever asked); ActionError `conflict` when the player has another one pending,
-        `unavailable` when the queue is full."""
-        with self._lock:
-            book = self._book
-            if self._find(game_id) is None:
-                pending = [*book.waiting, *book.running.values()]
-                if any(p.user_id == user_id for p in pending):
-                    raise ActionError("conflict", gettext(
-                        "You already have a game waiting for analysis. Ask again once it "
-                        "is done."))
-                if len(pending) >= self.settings.at_most:
-                    raise ActionError("unavailable", gettext(
-                        "The analysis queue is full. Please try again later."))
-                book.failed.discard(game_id)
-                job = Job(game_id, ruleset, tuple(moves), self.settings.seconds_per_position,
-                          self.settings.nodes_per_position)
-                book.waiting.append(Pending(job, user_id))
-            return self._state(game_id)
+    def request(self, game_id: int, user_id: int) -> QueueState:
+        """Queue the game's analysis for `user_id` (see RequestBook.add for the refusals)."""
+        self.book.add(game_id, user_id, self.settings.at_most)
+        return self.book.state(game_id)
 
     def state(self, game_id: int) -> QueueState:
-        with self._lock:
-            return self._state(game_id)
+        return self.book.state(game_id)
 
     def pending_for(self, user_id: int) -> bool:
-        with self._lock:
-            book = self._book
-            return any(p.user_id == user_id for p in [*book.waiting, *book.running.values()])
+        return self.book.pending_for(user_id)
 
     def worker_pid(self, game_id: int) -> int | None:
-        """The process analysing the game, if one is (for logs, and for tests to kill)."""
+        """The process analysing the game here, if one is (for logs, and for tests to kill)."""
         with self._lock:
-            running = self._book.running.get(game_id)
-            return running.worker.pid if running and running.worker else None
-
-    def _find(self, game_id: int) -> Pending | None:
-        book = self._book
-        found = book.running.get(game_id)
-        return found or next((p for p in book.waiting if p.job.game_id == game_id), None)
-
-    def _state(self, game_id: int) -> QueueState:
-        book = self._book
-        running = book.running.get(game_id)
-        if running is not None:
-            total = running.total or len(running.job.moves) + 1
-            return QueueState(RUNNING, None, {"done": running.done, "total": total})
-        for place, pending in enumerate(book.waiting, start=1):
-            if pending.job.game_id == game_id:
-                return QueueState(QUEUED, place)
-        return QueueState(FAILED) if game_id in book.failed else NOTHING
+            running = self._running.get(game_id)
+            return running.worker.pid if running else None
 
     # --- the work -----------------------------------------------------------------------
 
     def tick(self) -> list[Notice]:
         """Read the workers' news, store what finished, retry what died, start the next
-        requests on free workers. Nothing to tell anyone live: readers poll the API."""
+        requests on free workers, and renew this process's leases with their progress.
+        Nothing to tell anyone live: readers poll the API."""
         self._news.clear()
-        finished = self._collect()
+        finished, lost, refused = self._collect()
         for game_id, result in finished:
             self._store(game_id, result)
+        for game_id, problem in lost:
+            self._retry(game_id, problem)
+        for game_id, problem in refused:
+            log.warning("analysis failed", extra={"fields": {
+                "game_id": game_id, "problem": problem[:200]}})
+            self.book.fail(game_id)
         self._dispatch()
+        with self._lock:
+            progress = {g: (r.done, r.total) for g, r in self._running.items()}
+        self.book.renew(progress)
         return []
 
     def wait(self, timeout: float) -> bool:
@@ -156,81 +128,81 @@ class AnalysisQueue:
         return self._news.wait(timeout)
 
     def close(self) -> None:
-        """Kill the running workers; their requests are forgotten with this process."""
+        """Stop this process's workers and hand their requests back to the queue, where the
+        next process to tick (or this one, started again) takes them up."""
         with self._lock:
-            running, self._book.running = list(self._book.running.values()), {}
-            self._book.waiting.clear()
-        workers = [p.worker for p in running if p.worker is not None]
-        for worker in workers:
-            worker.kill()
-        for worker in workers:
-            worker.join(5.0)
+            running, self._running = list(self._running.values()), {}
+        for each in running:
+            each.worker.kill()
+        for each in running:
+            each.worker.join(5.0)
+        self.book.hand_back()
 
-    def _collect(self) -> list[tuple[int, dict[str, Any]]]:
-        finished = []
+    def _collect(self) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]],
+                                list[tuple[int, str]]]:
+        """(finished results, attempts lost, requests refused by the worker)."""
+        finished, lost, refused = [], [], []
         now = self._clock()
         with self._lock:
-            for game_id, pending in list(self._book.running.items()):
-                worker = pending.worker
-                assert worker is not None
-                messages, ended = worker.take()
-                result = self._read(pending, messages)
+            for game_id, running in list(self._running.items()):
+                messages, ended = running.worker.take()
+                result = self._read(running, messages)
                 if result is not None:
-                    del self._book.running[game_id]
+                    del self._running[game_id]
                     if "error" in result:
-                        self._fail(pending, str(result["error"]))
+                        refused.append((game_id, str(result["error"])))
                     else:
                         finished.append((game_id, result["result"]))
                 elif ended:
-                    del self._book.running[game_id]
-                    self._retry(pending, "the worker ended without a result")
-                elif now > pending.due:
-                    worker.kill()  # its reader sees the end; the next tick retries it
-                    pending.due = float("inf")
-        return finished
+                    del self._running[game_id]
+                    lost.append((game_id, "the worker ended without a result"))
+                elif now > running.due:
+                    running.worker.kill()  # its reader sees the end; the next tick retries it
+                    running.due = float("inf")
+        return finished, lost, refused
 
     @staticmethod
-    def _read(pending: Pending, messages: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def _read(running: Running, messages: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Note the progress; the final message (a result or an error), if it came."""
         for message in messages:
             if "result" in message or "error" in message:
                 return message
             if "done" in message:
-                pending.done, pending.total = int(message["done"]), int(message["total"])
+                running.done, running.total = int(message["done"]), int(message["total"])
         return None
 
-    def _retry(self, pending: Pending, problem: str) -> None:
-        """Back to the head of the queue (it was first), unless out of attempts. Under the
-        lock."""
-        pending.attempts += 1
+    def _retry(self, game_id: int, problem: str) -> None:
+        again = self.book.lost(game_id)
         log.warning("analysis worker lost", extra={"fields": {
-            "game_id": pending.job.game_id, "attempt": pending.attempts, "problem": problem}})
-        if pending.attempts > self.settings.retries:
-            self._fail(pending, problem)
-            return
-        pending.worker, pending.done, pending.total = None, 0, 0
-        self._book.waiting.insert(0, pending)
-
-    def _fail(self, pending: Pending, problem: str) -> None:
-        log.warning("analysis failed", extra={"fields": {
-            "game_id": pending.job.game_id, "problem": problem[:200]}})
-        self._book.failed.add(pending.job.game_id)
+            "game_id": game_id, "problem": problem, "tried_again": again}})
 
     def _store(self, game_id: int, result: dict[str, Any]) -> None:
         try:
             self._save(game_id, result)
         except Exception:  # the database refused: the analysis is lost, not half-kept
+            db.session.rollback()
             log.exception("analysis not stored", extra={"fields": {"game_id": game_id}})
-            with self._lock:
-                self._book.failed.add(game_id)
+            self.book.fail(game_id)
 
     def _dispatch(self) -> None:
-        with self._lock:
-            book = self._book
-            while book.waiting and len(book.running) < self.settings.workers:
-                pending = book.waiting.pop(0)
-                job = pending.job
-                pending.worker = self._start(job, self.settings.nice, self._news)
-                positions = len(job.moves) + 1
-                pending.due = self._clock() + positions * job.seconds + SLACK_SECONDS
-                book.running[job.game_id] = pending
+        while len(self._running) < self.settings.workers:
+            game_id = self.book.claim()
+            if game_id is None:
+                return
+            job = self._jobs(game_id)
+            if job is None:  # the game is gone (its players' accounts removed)
+                self.book.fail(game_id)
+                continue
+            worker = self._start(job, self.settings.nice, self._news)
+            positions = len(job.moves) + 1
+            due = self._clock() + positions * job.seconds + SLACK_SECONDS
+            with self._lock:
+                self._running[game_id] = Running(job, worker, due, 0, positions)
+
+    def _job_of(self, game_id: int) -> Job | None:
+        game = db.session.scalar(select(Game).where(Game.id == game_id))
+        if game is None:
+            return None
+        moves = tuple((m.row, m.col) for m in game.moves)
+        return Job(game_id, game.ruleset, moves, self.settings.seconds_per_position,
+                   self.settings.nodes_per_position)

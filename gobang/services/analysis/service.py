@@ -48,8 +48,7 @@ class Analyses:
         refusal = self._refusal(game, viewer)
         if refusal is not None:
             raise refusal
-        moves = tuple((m.row, m.col) for m in game.moves)
-        self.queue.request(game.id, viewer.user_id, game.ruleset, moves)
+        self.queue.request(game.id, viewer.user_id)
         return self._payload(game, viewer, None), True
 
     def _game(self, game_id: int) -> Game:

@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from gobang.ai.evaluation import ENGINE_NAME, ENGINE_VERSION
 from gobang.extensions import db
 from gobang.models import GameAnalysis
+from gobang.services.analysis.requests import forget_request
 
 
 def stored_analysis(game_id: int) -> dict[str, Any] | None:
@@ -22,15 +23,19 @@ def stored_analysis(game_id: int) -> dict[str, Any] | None:
 
 
 def save_analysis(game_id: int, result: dict[str, Any]) -> None:
-    """Store a worker's finished analysis: the row and all of its moves in one commit, so a
-    reader sees all of it or none. A second analysis of the same game (two processes each
-    finishing one) keeps the first. ValueError for a result that is not an analysis."""
+    """Store a worker's finished analysis: the row and all of its moves in one commit, with
+    its request's removal, so a reader sees all of it or none and the request is answered.
+    A second analysis of the same game (two processes each finishing one) keeps the first.
+    ValueError for a result that is not an analysis."""
     moves, players = result.get("moves"), result.get("players")
     if not isinstance(moves, list) or not isinstance(players, dict):
         raise ValueError("not an analysis: moves must be a list and players an object")
     db.session.add(GameAnalysis(game_id=game_id, engine=ENGINE_NAME,
                                 engine_version=ENGINE_VERSION, moves=moves, players=players))
+    forget_request(game_id)
     try:
         db.session.commit()
     except IntegrityError:
-        db.session.rollback()  # already analysed: the stored one stands
+        db.session.rollback()  # already analysed: the stored one stands, the request goes
+        forget_request(game_id)
+        db.session.commit()
