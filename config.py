@@ -160,6 +160,20 @@ class Config:
     # are refused. As an environment variable, JSON: GOBANG_ENGINE_OPENINGS='["swap2"]'.
     ENGINE_OPENINGS: list[str] = []
 
+    # Computer analysis of finished games (docs/engines.md, "Analysis"). At most
+    # ANALYSIS_WORKERS processes (niced by COMPUTER_NICE) analyse at once, one game each;
+    # ANALYSIS_QUEUE_AT_MOST requests may wait or run in all (more are refused as
+    # `unavailable`), one per player. Each position gets ANALYSIS_NODES_PER_POSITION search
+    # nodes, ANALYSIS_SECONDS_PER_POSITION at most on a slow machine. A worker that dies is
+    # tried again ANALYSIS_RETRIES times before the request counts as failed.
+    # ANALYSIS_BY_SPECTATORS: whether people other than the two players may ask.
+    ANALYSIS_WORKERS: int = 1
+    ANALYSIS_QUEUE_AT_MOST: int = 20
+    ANALYSIS_RETRIES: int = 2
+    ANALYSIS_NODES_PER_POSITION: int = 6000
+    ANALYSIS_SECONDS_PER_POSITION: float = 1.0
+    ANALYSIS_BY_SPECTATORS: bool = False
+
     # Several processes (docs/deploy.md, "Several processes"). REDIS_URL switches it on
     # (redis://host:6379/0): Socket.IO's emits travel between processes through Redis, the
     # live state the processes share (connections, the match queue, who owns which game) is

@@ -311,3 +311,19 @@ class Block(db.Model):
     __table_args__ = (
         UniqueConstraint("blocker_id", "blocked_id", name="uq_blocks_blocker_blocked"),
     )
+
+
+class GameAnalysis(db.Model):
+    """A finished game's computer analysis (gobang/services/analysis), written whole in one
+    transaction once every position is done: `moves` the per-move records and `players` the
+    per-colour summaries, as docs/protocol.md's Analysis has them."""
+
+    __tablename__ = "game_analyses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    engine: Mapped[str] = mapped_column(String(40))
+    engine_version: Mapped[str] = mapped_column(String(16))
+    moves: Mapped[list] = mapped_column(JSON)
+    players: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

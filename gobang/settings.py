@@ -86,7 +86,9 @@ def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
 
 # Settings whose value below this would stop the server working rather than tune it.
 AT_LEAST = {"HALL_EVENTS_AT_ONCE": 1, "READY_SOCKETS_PER_POLL": 0,
-            "GUESTS_PER_HOUR_PER_ADDRESS": 0}
+            "GUESTS_PER_HOUR_PER_ADDRESS": 0, "ANALYSIS_WORKERS": 1,
+            "ANALYSIS_QUEUE_AT_MOST": 1, "ANALYSIS_RETRIES": 0,
+            "ANALYSIS_NODES_PER_POSITION": 100}
 
 
 def refuse_out_of_range(config: Mapping[str, Any]) -> None:
@@ -102,7 +104,7 @@ def refuse_out_of_range(config: Mapping[str, Any]) -> None:
 
 # Seconds that must be a finite number above 0: 0 or less would close every request at once,
 # infinity (or NaN) none.
-ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS",)
+ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS", "ANALYSIS_SECONDS_PER_POSITION")
 
 
 def _above_zero(value: Any) -> bool:

@@ -9,6 +9,8 @@ killer moves (replies that refuted a sibling) are tried early. All of it lets a 
 reach deeper iterations: see docs/engines.md, "Levels".
 """
 
+from collections.abc import Callable
+
 from .budget import Budget, OutOfBudget
 from .position import FOUR, FOUR_OPEN, Position
 
@@ -21,8 +23,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 class AlphaBeta:
     """One move's search at one candidate width, within one budget."""
 
-    def __init__(self, pos: Position, budget: Budget, width: int) -> None:
+    def __init__(self, pos: Position, budget: Budget, width: int,
+                 leaf: Callable[[int], int] | None = None) -> None:
         self._pos = pos
+        # The static worth of a leaf for the side to move (the analysis uses a calmer one).
+        self._leaf = leaf or pos.evaluation
         self._budget = budget
         self._width = width
         # hash -> (depth, bound kind, score, best move); kept across the iterations.
@@ -32,8 +37,15 @@ class AlphaBeta:
     def best_move(self, moves: list[int], deepest: int) -> int:
         """The best of ``moves`` (best-scored first) by the deepest iteration the budget
         allows, deepening two plies at a time up to ``deepest``."""
+        return self.best_and_score(moves, deepest)[0]
+
+    def best_and_score(self, moves: list[int], deepest: int) -> tuple[int, int | None]:
+        """`best_move`, with the score of the deepest iteration completed for the side to
+        move (None when not even the first one was: the analysis then falls back on the
+        static evaluation)."""
         moves = list(moves)
         best = moves[0]
+        completed: int | None = None
         # Only depths of the deepest's parity: the leaf score counts the side to move's
         # points as its own, so an odd depth overrates the last mover's attacks (a depth-5
         # level scored 17-25 % against depth 4 on 2026-12-01, docs/engines.md).
@@ -47,11 +59,32 @@ class AlphaBeta:
                     best = found[-1]
                 break
             best = found[-1]
+            completed = score
             if abs(score) >= WIN // 2:
                 break
             moves.remove(best)
             moves.insert(0, best)
-        return best
+        return best, completed
+
+    def principal_line(self, first: int, plies: int) -> list[int]:
+        """``first`` and the table's best replies after it, up to ``plies`` moves: the line
+        the search expects. Leaves the position as found."""
+        pos = self._pos
+        line = [first]
+        pos.play(first)
+        played = 1
+        try:
+            while len(line) < plies:
+                entry = self._table.get(pos.hash)
+                if entry is None or pos.cells[entry[3]]:
+                    break
+                line.append(entry[3])
+                pos.play(entry[3])
+                played += 1
+        finally:
+            for _ in range(played):
+                pos.undo()
+        return line
 
     def _root(self, moves: list[int], depth: int, found: list[int]) -> int:
         """Search ``moves`` to ``depth``, appending each new best to ``found``."""
@@ -94,7 +127,7 @@ class AlphaBeta:
             if pos.best[side][i] >= FOUR_OPEN and not pos.is_forbidden(i, side):
                 return WIN - ply - 2
         if depth <= 0:
-            return pos.evaluation(side)
+            return self._leaf(side)
         entry = self._table.get(pos.hash)
         hint = None
         if entry is not None:

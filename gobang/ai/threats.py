@@ -30,6 +30,11 @@ class ThreatSearch:
         threes as threats (VCT), otherwise only fours (VCF). Raises OutOfBudget."""
         return self._attack(attacker, depth, threes)
 
+    def still_wins(self, attacker: int, depth: int, threes: bool) -> bool:
+        """With the defender to move: whether ``attacker`` wins however it defends, in at
+        most ``depth`` more attacking moves. Raises OutOfBudget."""
+        return self._defend(attacker, depth, threes)
+
     def _attack(self, attacker: int, depth: int, threes: bool) -> int | None:
         pos = self._pos
         self._budget.tick()

@@ -18,6 +18,7 @@ from gobang.i18n.labels import (
 )
 from gobang.models import Game, User
 from gobang.rules import to_notation
+from gobang.services.analysis.stored import stored_analysis
 from gobang.services.history import board_image, record_files
 
 bp = Blueprint("records", __name__)
@@ -127,7 +128,8 @@ def _attachment(text: str, filename: str) -> Response:
 @bp.route("/game/<int:game_id>/record.txt")
 def record_txt(game_id: int) -> Response:
     game = _finished_or_404(game_id)
-    return _attachment(record_files.record_txt(game), record_files.download_name(game, "txt"))
+    text = record_files.record_txt(game, stored_analysis(game.id))
+    return _attachment(text, record_files.download_name(game, "txt"))
 
 
 @bp.route("/game/<int:game_id>/record.psq")

@@ -23,6 +23,9 @@ from gobang.extensions import db
 from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
+from gobang.services.analysis.queue import AnalysisQueue, QueueSettings
+from gobang.services.analysis.service import Analyses
+from gobang.services.analysis.stored import save_analysis
 from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
 from gobang.services.cluster.hall_state import redis_hall_state
@@ -193,6 +196,8 @@ class Services:
     leadership: Leadership
     moderation: Moderation
     social: Social
+    # Finished games' computer analyses, worked out in processes of their own.
+    analysis: Analyses
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -209,6 +214,7 @@ class Services:
             yield from self.lobby.matchmaking.steps()
         yield from self.play.timekeeper.endings()
         yield self.computer.tick()
+        yield self.analysis.queue.tick()
         if leads and hall_sent:
             yield self.lobby.view.flush()
 
@@ -272,7 +278,18 @@ def build_services(app: Flask) -> Services:
         moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
                               ModeratorDesk(accounts, utc_now(cfg))),
         social=social,
+        analysis=Analyses(AnalysisQueue(analysis_settings(cfg), clock, save_analysis),
+                          cfg["ANALYSIS_BY_SPECTATORS"]),
     )
+
+
+def analysis_settings(cfg: Any) -> QueueSettings:
+    """The analysis queue's settings; its workers are niced as the computer's engines are."""
+    return QueueSettings(
+        workers=cfg["ANALYSIS_WORKERS"], at_most=cfg["ANALYSIS_QUEUE_AT_MOST"],
+        retries=cfg["ANALYSIS_RETRIES"],
+        seconds_per_position=cfg["ANALYSIS_SECONDS_PER_POSITION"],
+        nodes_per_position=cfg["ANALYSIS_NODES_PER_POSITION"], nice=cfg["COMPUTER_NICE"])
 
 
 def utc_now(cfg: Any) -> Callable[[], datetime]:

@@ -224,3 +224,16 @@ def test_engine_openings_other_than_swap2_stop_the_start(openings):
     config = {"ENGINE_OPENINGS": openings, "ENGINE_LEVEL_OPTIONS": None}
     with pytest.raises(ValueError, match="ENGINE_OPENINGS"):
         engine_settings(config)
+
+
+def test_analysis_settings_come_from_the_environment(bare_app, monkeypatch):
+    from gobang.services.registry import analysis_settings
+
+    monkeypatch.setenv("GOBANG_ANALYSIS_WORKERS", "2")
+    monkeypatch.setenv("GOBANG_ANALYSIS_QUEUE_AT_MOST", "5")
+    monkeypatch.setenv("GOBANG_ANALYSIS_BY_SPECTATORS", "true")
+    monkeypatch.setenv("GOBANG_ANALYSIS_SECONDS_PER_POSITION", "0.5")
+    load_settings(bare_app, None)
+    found = analysis_settings(bare_app.config)
+    assert (found.workers, found.at_most, found.seconds_per_position) == (2, 5, 0.5)
+    assert bare_app.config["ANALYSIS_BY_SPECTATORS"] is True

@@ -222,3 +222,26 @@ def test_games_aborted_before_the_cause_was_kept_have_none(migration_app):
     assert [(game_id, detail) for game_id, _reason, detail in details] == [
         (1, None), (2, None), (3, None), (4, None), (5, None)]
     assert details[2].reason == "aborted"
+
+
+BEFORE_ANALYSES = "a5b6c7d8e9f0"
+
+
+def test_game_analyses_come_empty_and_keep_one_row_per_game(migration_app):
+    upgrade(revision=BEFORE_ANALYSES)
+    fill_first_revision()  # game 7, finished
+    upgrade()
+    assert db.session.execute(text("SELECT COUNT(*) FROM game_analyses")).scalar() == 0
+    insert = text(
+        "INSERT INTO game_analyses (game_id, engine, engine_version, moves, players, created_at)"
+        " VALUES (7, 'gobang-analysis', '1', :moves, :players, :when)")
+    row = {"moves": '[{"number": 1}]', "players": '{"black": {}}', "when": WHEN}
+    db.session.execute(insert, row)
+    db.session.commit()
+    stored = db.session.execute(text("SELECT game_id, engine FROM game_analyses")).all()
+    assert [tuple(r) for r in stored] == [(7, "gobang-analysis")]
+    with pytest.raises(IntegrityError):  # one analysis per game
+        db.session.execute(insert, row)
+    db.session.rollback()
+    downgrade(revision=BEFORE_ANALYSES)
+    assert "game_analyses" not in inspect(db.engine).get_table_names()

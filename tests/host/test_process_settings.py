@@ -36,6 +36,11 @@ def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
     ({"REQUEST_HEADER_SECONDS": float("inf")}, "REQUEST_HEADER_SECONDS must be a number of"),
     ({"REQUEST_HEADER_SECONDS": float("nan")}, "REQUEST_HEADER_SECONDS must be a number of"),
     ({"REQUEST_HEADER_SECONDS": "10"}, "REQUEST_HEADER_SECONDS must be a number of seconds"),
+    ({"ANALYSIS_WORKERS": 0}, "ANALYSIS_WORKERS must be a whole number of at least 1"),
+    ({"ANALYSIS_QUEUE_AT_MOST": 0}, "ANALYSIS_QUEUE_AT_MOST must be a whole number of at least 1"),
+    ({"ANALYSIS_RETRIES": -1}, "ANALYSIS_RETRIES must be a whole number of at least 0"),
+    ({"ANALYSIS_NODES_PER_POSITION": 10}, "ANALYSIS_NODES_PER_POSITION must be a whole number"),
+    ({"ANALYSIS_SECONDS_PER_POSITION": 0}, "ANALYSIS_SECONDS_PER_POSITION must be a number of"),
 ])
 def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, refusal):
     with pytest.raises(SettingsRefused, match=refusal):
@@ -44,7 +49,9 @@ def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, ref
 
 @pytest.mark.parametrize("settings", [{"HALL_EVENTS_AT_ONCE": 1}, {"READY_SOCKETS_PER_POLL": 0},
                                       {"REQUEST_HEADER_SECONDS": 0.5},
-                                      {"GUESTS_PER_HOUR_PER_ADDRESS": 0}])
+                                      {"GUESTS_PER_HOUR_PER_ADDRESS": 0},
+                                      {"ANALYSIS_WORKERS": 1, "ANALYSIS_QUEUE_AT_MOST": 1,
+                                       "ANALYSIS_RETRIES": 0}])
 def test_the_least_working_values_are_accepted(bare_app, settings):
     load_settings(bare_app, settings)
     assert all(bare_app.config[name] == value for name, value in settings.items())

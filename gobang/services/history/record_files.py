@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from gobang.models import Game
 from gobang.rules import SIZE, to_notation
@@ -28,9 +29,11 @@ def _date(moment: datetime | None) -> str:
     return moment.isoformat(timespec="seconds") + "Z" if moment else "unknown"
 
 
-def record_txt(game: Game) -> str:
+def record_txt(game: Game, analysis: dict[str, Any] | None = None) -> str:
     """Comment lines (`# `) with the players, ruleset, result, reason and date, then one move
-    per line in board notation (`h8`), black first."""
+    per line in board notation (`h8`), black first. With the game's computer `analysis`
+    (docs/protocol.md's Analysis), its per-player summary in the header and each judged
+    move's label, better move and missed win after the move, as a `  # ` comment."""
     header = [
         f"Gobang game {game.id}",
         f"Black: {game.black.username}"
@@ -43,10 +46,46 @@ def record_txt(game: Game) -> str:
         f"Reason: {game.reason or ''}",
         f"Date: {_date(game.ended_at)}",
         f"Moves: {len(game.moves)}",
+        *_analysis_summary(analysis),
     ]
+    notes = _annotations(analysis)
     lines = [f"# {line}" for line in header]
-    lines += [to_notation(move.row, move.col) for move in game.moves]
+    for number, move in enumerate(game.moves, start=1):
+        note = notes.get(number)
+        plain = to_notation(move.row, move.col)
+        lines.append(f"{plain}  # {note}" if note else plain)
     return "\n".join(lines) + "\n"
+
+
+def _analysis_summary(analysis: dict[str, Any] | None) -> list[str]:
+    if analysis is None:
+        return []
+    lines = [f"Analysis: {analysis['engine']}"]
+    for color in ("black", "white"):
+        player = analysis["players"][color]
+        accuracy = "-" if player["accuracy"] is None else f"{player['accuracy']}%"
+        lines.append(f"{color.capitalize()} accuracy: {accuracy}, "
+                     f"inaccuracies {player['inaccuracy']}, mistakes {player['mistake']}, "
+                     f"blunders {player['blunder']}")
+    return lines
+
+
+def _annotations(analysis: dict[str, Any] | None) -> dict[int, str]:
+    """Per move number, e.g. `mistake, best g7; missed VCF h9 h10 j9`; unlabelled moves
+    that missed nothing get none."""
+    notes: dict[int, str] = {}
+    for move in (analysis or {}).get("moves", []):
+        parts = []
+        if move["label"]:
+            best = move["best"]
+            parts.append(move["label"] + (f", best {to_notation(*best)}" if best else ""))
+        missed = move["missed_win"]
+        if missed:
+            line = " ".join(to_notation(row, col) for row, col in missed["line"])
+            parts.append(f"missed {missed['kind'].upper()} {line}")
+        if parts:
+            notes[move["number"]] = "; ".join(parts)
+    return notes
 
 
 def _opening(game: Game) -> list[str]:
