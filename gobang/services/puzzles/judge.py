@@ -65,7 +65,7 @@ def verify(ruleset: str, moves: Sequence[Point], budgets: Budgets,
 
 
 def judge(ruleset: str, moves: Sequence[Point], move: Point, budgets: Budgets,
-          clock: Callable[[], float], threes: bool) -> Verdict:
+          clock: Callable[[], float], threes: bool, trusted: bool = False) -> Verdict:
     """Judge the attacker's `move` in the position after `moves` (the attacker to move).
     `threes`: whether open threes count as threats (a VCT puzzle) or only fours.
 
@@ -73,7 +73,8 @@ def judge(ruleset: str, moves: Sequence[Point], move: Point, budgets: Budgets,
     forbidden point (FORBIDDEN). A five solves it. Otherwise the move keeps the win when,
     with the defender to move, every defence loses to the threat search; the reply is then
     the engine's best defence. Anything else, the search's budget run out included, is
-    WRONG: the stored line's own moves are accepted by the caller before asking."""
+    WRONG, except the stored, verified line's own move (`trusted`), which is not searched
+    again: a solver who plays the line is never failed by a search that ran short."""
     game = Game.replay(moves, ruleset)
     try:
         outcome = game.place(*move)
@@ -87,7 +88,7 @@ def judge(ruleset: str, moves: Sequence[Point], move: Point, budgets: Budgets,
     pos = _position(ruleset, game.moves)
     attacker = WHITE if pos.to_move == BLACK else BLACK
     budget = Budget(budgets.judge, clock() + budgets.seconds, clock)
-    if not _still_wins(pos, attacker, budget, threes):
+    if not trusted and not _still_wins(pos, attacker, budget, threes):
         return Verdict(WRONG)
     return Verdict(KEPT, _defence(pos, budget, clock))
 
