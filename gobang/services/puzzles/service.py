@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from gobang.extensions import db
@@ -91,8 +91,8 @@ class Puzzles:
         puzzle = db.session.get(Puzzle, puzzle_id)
         if puzzle is None:
             raise ActionError("not_found", gettext("There is no such puzzle."))
-        attempt = db.session.query(PuzzleAttempt).filter_by(
-            user_id=user_id, puzzle_id=puzzle.id).one_or_none()
+        attempt = db.session.scalars(select(PuzzleAttempt).where(
+            PuzzleAttempt.user_id == user_id, PuzzleAttempt.puzzle_id == puzzle.id)).one_or_none()
         _check_line(attempt, so_far)
         solution = line_points(puzzle.line)
         trusted = so_far == solution[:len(so_far)] and solution[len(so_far):][:1] == [point]
@@ -167,7 +167,7 @@ class Puzzles:
 def _must_be_player(user_id: int | None) -> None:
     if user_id is None:
         raise ActionError("unauthorized", gettext(
-            "Log in, or play as a guest, to solve puzzles."))
+            "Log in, or play the computer as a guest, to solve puzzles."))
 
 
 def _conflict() -> ActionError:
