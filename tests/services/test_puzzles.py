@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from gobang.extensions import db
 from gobang.models import Puzzle, PuzzleAttempt
 from gobang.services.analysis.service import Viewer
+from gobang.services.analysis.stored import save_analysis
 from gobang.services.notices import ActionError
 from gobang.settings import SettingsRefused, load_settings
 from tests.support.analysis import MISSED_VCF
@@ -73,6 +74,17 @@ def test_a_missed_win_the_threat_search_cannot_confirm_is_not_kept(app, env):
     analysed_game(app, VCF_POSITION, 4)
     assert env.puzzles.harvester.harvest() == 0
     assert count(Puzzle) == 0
+
+
+def test_a_stored_game_the_rules_refuse_is_passed_over(app, env):
+    black, white = add_user(app, "ann"), add_user(app, "bo")
+    moves = [(7, 7), (7, 7), (8, 8), (9, 9)]  # the second stone on a taken point
+    game_id = finish_game(app, black, white, "black", "resign", moves=moves)
+    reviews = [{"number": 3, "missed_win": {"kind": "vcf", "line": [[8, 8]]}}]
+    save_analysis(game_id, {"moves": reviews, "players": {}})
+    assert env.puzzles.harvester.harvest() == 0
+    analysed_game(app, VCF_POSITION, VCF_MISSED_AT, names=("cy", "di"))
+    assert env.puzzles.harvester.harvest() == 1  # the mark moved past the refused one
 
 
 def test_a_real_analysis_of_a_game_with_a_missed_vcf_is_served_as_a_puzzle(app, env):

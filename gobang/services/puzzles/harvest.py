@@ -70,7 +70,10 @@ class Harvester:
             Puzzle.game_id == game.id, Puzzle.move_number == number))
         if exists is not None:
             return False
-        win = self._offload(verify, game.ruleset, position, self._budgets, self._clock)
+        try:
+            win = self._offload(verify, game.ruleset, position, self._budgets, self._clock)
+        except ValueError:  # the rules refuse the stored moves: no puzzle, and no retrying
+            win = None
         if win is None:
             log.info("missed win not confirmed", extra={"fields": {
                 "game_id": game.id, "move": number}})
