@@ -25,6 +25,7 @@ from tests.support.puzzles import (
     VCF_LINE,
     VCF_MISSED_AT,
     VCF_POSITION,
+    VCT_POSITION,
     analysed_game,
 )
 
@@ -243,3 +244,31 @@ def test_unsafe_puzzle_settings_stop_the_start(tmp_path, monkeypatch, name, valu
                   instance_relative_config=True)
     with pytest.raises(SettingsRefused, match=name):
         load_settings(probe, None)
+
+
+def test_a_vct_puzzle_is_won_against_the_engines_defence(app, env):
+    """The solver here is the engine's own forced-win search, move after move; each reply is
+    the server's defence, which after an open three has a choice."""
+    from gobang.ai.budget import Budget
+    from gobang.ai.evaluation import forced_win
+    from gobang.ai.position import Position
+    from gobang.rules import SIZE
+
+    analysed_game(app, VCT_POSITION, len(VCT_POSITION) + 1)
+    solver = add_user(app, "solver")
+    puzzle = env.puzzles.next(solver, None)
+    assert (puzzle["kind"], puzzle["attacker"]) == ("vct", "black")
+    line: list[list[int]] = []
+    for _ in range(10):
+        pos = Position("freestyle")
+        for row, col in [*VCT_POSITION, *line]:
+            pos.play(row * SIZE + col)
+        win = forced_win(pos, pos.to_move, Budget(50_000, float("inf"), lambda: 0.0))
+        assert win is not None
+        move = list(divmod(win.line[0], SIZE))
+        answer = env.puzzles.move(solver, puzzle["id"], line, move)
+        assert answer["ok"], answer
+        if answer["solved"]:
+            break
+        line += [move, answer["reply"]]
+    assert answer["solved"]

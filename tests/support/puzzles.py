@@ -43,3 +43,8 @@ def analysed_game(app: Flask, moves: Sequence[Point], missed_at: int,
     with app.app_context():
         save_analysis(game_id, {"moves": reviews, "players": {}})
     return black, white, game_id
+
+# Freestyle, black to move: (7, 7) makes two open threes at once (row 7 and column 7), a VCT
+# with no four in it (tests/ai/test_evaluation.py's double three).
+VCT_POSITION: list[Point] = [
+    (7, 5), (0, 0), (7, 6), (0, 3), (5, 7), (14, 14), (6, 7), (14, 11)]
