@@ -27,6 +27,7 @@ def puzzle_page(live_server, browser_player):
     page = browser_player("solver")
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(f"{live_server.url}/puzzles")
     expect(page.get_by_test_id("puzzle-task")).to_have_text(
         "Find the forced win: you play black")
