@@ -173,6 +173,16 @@ class Config:
     ANALYSIS_NODES_PER_POSITION: int = 6000
     ANALYSIS_SECONDS_PER_POSITION: float = 1.0
     ANALYSIS_BY_SPECTATORS: bool = False
+    # Puzzles from analysed games (docs/engines.md, "Puzzles"). Each missed win is verified
+    # with PUZZLE_VERIFY_NODES threat-search nodes before it is kept; each solver's move is
+    # judged (and the defence's reply found) within PUZZLE_JUDGE_NODES; PUZZLE_SECONDS is the
+    # clock's backstop for either. A request for the next puzzle first looks at up to
+    # PUZZLE_HARVEST_BATCH analyses stored since the last look. Nodes are refused above
+    # 100000 (seconds of CPU per request), and below 100 (nothing could be verified).
+    PUZZLE_VERIFY_NODES: int = 20_000
+    PUZZLE_JUDGE_NODES: int = 6_000
+    PUZZLE_SECONDS: float = 0.5
+    PUZZLE_HARVEST_BATCH: int = 5
 
     # Several processes (docs/deploy.md, "Several processes"). REDIS_URL switches it on
     # (redis://host:6379/0): Socket.IO's emits travel between processes through Redis, the

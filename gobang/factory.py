@@ -159,10 +159,11 @@ def _register_blueprints(app: Flask) -> None:
     from gobang.moderation.routes import bp as moderation_bp
     from gobang.play.routes import bp as play_bp
     from gobang.players.routes import bp as players_bp
+    from gobang.puzzles.routes import bp as puzzles_bp
     from gobang.records.routes import bp as records_bp
     from gobang.security_headers import install as install_headers
 
     for blueprint in (auth_bp, play_bp, players_bp, records_bp, api_bp, i18n_bp, metrics_bp,
-                      moderation_bp, errors_bp):
+                      moderation_bp, puzzles_bp, errors_bp):
         app.register_blueprint(blueprint)
     install_headers(app)

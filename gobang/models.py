@@ -348,3 +348,75 @@ class GameAnalysis(db.Model):
     moves: Mapped[list] = mapped_column(JSON)
     players: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Puzzle(db.Model):
+    """A position from a real game where the side to move (`attacker`) had a forced win and
+    did not play it (gobang/services/puzzles): the first `move_number` - 1 moves of the game,
+    the win's `kind` (vcf, vct) and its line as verified by the threat search when stored.
+    The puzzle's own Glicko-2 rating moves against its solvers'."""
+
+    __tablename__ = "puzzles"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    # The move the player missed the win with; the position is the moves before it.
+    move_number: Mapped[int]
+    ruleset: Mapped[str] = mapped_column(String(16))
+    moves: Mapped[list] = mapped_column(JSON)
+    attacker: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[str] = mapped_column(String(8))
+    line: Mapped[list] = mapped_column(JSON)
+    rating: Mapped[float]
+    deviation: Mapped[float]
+    volatility: Mapped[float]
+    attempts: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "move_number", name="uq_puzzles_game_move"),
+        # Choosing one near a rating, per ruleset.
+        Index("ix_puzzles_ruleset_rating", "ruleset", "rating"),
+    )
+
+
+class PuzzleAttempt(db.Model):
+    """One player's one try at a puzzle: `playing` while the line goes on (`line` the moves
+    of the try so far, the attacker's and the replies), then `solved` or `failed` once, with
+    the player's puzzle rating before and after."""
+
+    __tablename__ = "puzzle_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id"), index=True)
+    status: Mapped[str] = mapped_column(String(8), default="playing")
+    line: Mapped[list] = mapped_column(JSON)
+    # Moves in `line`: a move is written only where the count is still what was read, so two
+    # requests at once cannot both extend or both end the try.
+    plies: Mapped[int] = mapped_column(default=0)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    ended_at: Mapped[datetime | None]
+    rating_before: Mapped[float | None]
+    rating_after: Mapped[float | None]
+
+    __table_args__ = (
+        UniqueConstraint("user_id", "puzzle_id", name="uq_puzzle_attempts_user_puzzle"),
+    )
+
+
+class PuzzleRating(db.Model):
+    """A player's puzzle rating (Glicko-2, as the games' ratings) and counts. A table of its
+    own rather than columns on `users`: most players never solve a puzzle, the users row is
+    read on every request and locked by every result, and `ratings` rows are game categories
+    that the leaderboards and profiles list. A row exists from the first finished attempt."""
+
+    __tablename__ = "puzzle_ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    rating: Mapped[float]
+    deviation: Mapped[float]
+    volatility: Mapped[float]
+    solved: Mapped[int] = mapped_column(default=0)
+    failed: Mapped[int] = mapped_column(default=0)
+    rated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -88,13 +88,20 @@ def load_settings(app: Flask, config: type | Mapping[str, Any] | None) -> None:
 AT_LEAST = {"HALL_EVENTS_AT_ONCE": 1, "READY_SOCKETS_PER_POLL": 0,
             "GUESTS_PER_HOUR_PER_ADDRESS": 0, "ANALYSIS_WORKERS": 1,
             "ANALYSIS_QUEUE_AT_MOST": 1, "ANALYSIS_RETRIES": 0,
-            "ANALYSIS_NODES_PER_POSITION": 100}
+            "ANALYSIS_NODES_PER_POSITION": 100, "PUZZLE_VERIFY_NODES": 100,
+            "PUZZLE_JUDGE_NODES": 100, "PUZZLE_HARVEST_BATCH": 1}
+# Settings whose value above this would hold a request's CPU for seconds.
+AT_MOST = {"PUZZLE_VERIFY_NODES": 100_000, "PUZZLE_JUDGE_NODES": 100_000,
+           "PUZZLE_HARVEST_BATCH": 50}
 
 
 def refuse_out_of_range(config: Mapping[str, Any]) -> None:
     problems = [f"{name} must be a whole number of at least {least}, not {config[name]!r}"
                 for name, least in AT_LEAST.items()
                 if name in config and (type(config[name]) is not int or config[name] < least)]
+    problems += [f"{name} must be at most {most}, not {config[name]!r}"
+                 for name, most in AT_MOST.items()
+                 if name in config and type(config[name]) is int and config[name] > most]
     problems += [f"{name} must be a number of seconds above 0, not {config[name]!r}"
                  for name in ABOVE_ZERO_SECONDS
                  if name in config and not _above_zero(config[name])]
@@ -104,7 +111,8 @@ def refuse_out_of_range(config: Mapping[str, Any]) -> None:
 
 # Seconds that must be a finite number above 0: 0 or less would close every request at once,
 # infinity (or NaN) none.
-ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS", "ANALYSIS_SECONDS_PER_POSITION")
+ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS", "ANALYSIS_SECONDS_PER_POSITION",
+                      "PUZZLE_SECONDS")
 
 
 def _above_zero(value: Any) -> bool:

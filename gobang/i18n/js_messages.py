@@ -231,7 +231,14 @@ _OPENING = (
     N_("The game ended during the opening."),
     N_("After the opening, {black} played black and {white} played white."),
 )
+_PUZZLES = (
+    N_("Find the forced win: you play black"),
+    N_("Find the forced win: you play white"),
+    N_("Solved"),
+    N_("Failed"),
+    N_("The forced win: {line}"),
+)
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
     _BOARD + _HALL + _ROOM + _ROOM_PLAY + _CHAT + _HALL_GAME + _OPENINGS + _SITE + _REPLAY
-    + _COMPUTER + _OPENING))
+    + _COMPUTER + _OPENING + _PUZZLES))

@@ -78,6 +78,9 @@ from gobang.services.play.table import GameTable
 from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
 from gobang.services.pools import Pools
+from gobang.services.puzzles.harvest import inline
+from gobang.services.puzzles.judge import Budgets
+from gobang.services.puzzles.service import Puzzles
 from gobang.services.ratelimit import Limiter, RateLimiter, shared_limiter
 from gobang.services.social.blocks import Blocks
 from gobang.services.social.follows import Follows
@@ -199,6 +202,8 @@ class Services:
     social: Social
     # Finished games' computer analyses, worked out in processes of their own.
     analysis: Analyses
+    # Puzzles harvested from those analyses, judged with the threat search.
+    puzzles: Puzzles
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -280,6 +285,7 @@ def build_services(app: Flask) -> Services:
                               ModeratorDesk(accounts, utc_now(cfg))),
         social=social,
         analysis=Analyses(_analysis_queue(cfg, clock, rng), cfg["ANALYSIS_BY_SPECTATORS"]),
+        puzzles=puzzles(cfg, clock, rng),
     )
 
 
@@ -291,6 +297,15 @@ def _analysis_queue(cfg: Any, clock: Clock, rng: random.Random) -> AnalysisQueue
     owner = f"{cfg['PROCESS_NAME'][:30]}-{rng.getrandbits(32):08x}"
     book = RequestBook(utc_now(cfg), owner, settings.retries)
     return AnalysisQueue(settings, clock, book, save_analysis)
+
+
+def puzzles(cfg: Any, clock: Clock, rng: random.Random) -> Puzzles:
+    """Puzzles' searches run where passwords are hashed (niced native threads under
+    eventlet, docs/engines.md "Puzzles"), inline in the threaded mode and in tests."""
+    budgets = Budgets(verify=cfg["PUZZLE_VERIFY_NODES"], judge=cfg["PUZZLE_JUDGE_NODES"],
+                      seconds=cfg["PUZZLE_SECONDS"])
+    return Puzzles(budgets, clock, rng, utc_now(cfg), cfg["PUZZLE_HARVEST_BATCH"],
+                   cfg.get("BLOCKING_OFFLOAD") or inline)
 
 
 def analysis_settings(cfg: Any) -> QueueSettings:

@@ -266,3 +266,32 @@ def test_analysis_requests_come_empty_and_keep_one_row_per_game(migration_app):
     db.session.rollback()
     downgrade(revision=BEFORE_REQUESTS)
     assert "analysis_requests" not in inspect(db.engine).get_table_names()
+
+
+BEFORE_PUZZLES = "e9f0a1b2c3d4"
+
+
+def test_puzzles_come_empty_and_keep_one_per_game_move_and_one_try_per_player(migration_app):
+    upgrade(revision=BEFORE_PUZZLES)
+    fill_first_revision()  # "ann" and "bo", game 7
+    upgrade()
+    for table in ("puzzles", "puzzle_attempts", "puzzle_ratings"):
+        assert db.session.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar() == 0
+    puzzle = text(
+        "INSERT INTO puzzles (id, game_id, move_number, ruleset, moves, attacker, kind, line,"
+        " rating, deviation, volatility, attempts, created_at) VALUES (:id, 7, 3, 'renju',"
+        " '[[1, 7], [2, 7]]', 'black', 'vcf', '[[3, 7]]', 1500, 350, 0.09, 0, :when)")
+    db.session.execute(puzzle, {"id": 1, "when": WHEN})
+    attempt = text(
+        "INSERT INTO puzzle_attempts (user_id, puzzle_id, status, line, plies, started_at)"
+        " VALUES (:user, 1, 'playing', '[]', 0, :when)")
+    db.session.execute(attempt, {"user": 1, "when": WHEN})
+    db.session.execute(attempt, {"user": 2, "when": WHEN})
+    db.session.commit()
+    for insert, row in ((puzzle, {"id": 2, "when": WHEN}), (attempt, {"user": 1, "when": WHEN})):
+        with pytest.raises(IntegrityError):
+            db.session.execute(insert, row)
+        db.session.rollback()
+    downgrade(revision=BEFORE_PUZZLES)
+    assert not {"puzzles", "puzzle_attempts", "puzzle_ratings"} & set(
+        inspect(db.engine).get_table_names())

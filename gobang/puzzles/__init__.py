@@ -1,0 +1,1 @@
+"""The puzzles page and its API: thin views over gobang.services.puzzles."""
