@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -284,17 +285,18 @@ def build_services(app: Flask) -> Services:
         moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
                               ModeratorDesk(accounts, utc_now(cfg))),
         social=social,
-        analysis=Analyses(_analysis_queue(cfg, clock, rng), cfg["ANALYSIS_BY_SPECTATORS"]),
+        analysis=Analyses(_analysis_queue(cfg, clock), cfg["ANALYSIS_BY_SPECTATORS"]),
         puzzles=puzzles(cfg, clock, rng),
     )
 
 
-def _analysis_queue(cfg: Any, clock: Clock, rng: random.Random) -> AnalysisQueue:
+def _analysis_queue(cfg: Any, clock: Clock) -> AnalysisQueue:
     """This process's share of the one analysis queue in the database. Its name there is
     new at every start, so a process started again never takes its earlier life's claims
-    for its own (they lapse, and are taken up again)."""
+    for its own (they lapse, and are taken up again): a name, not a draw, so it comes from
+    the system rather than the services' seeded random source."""
     settings = analysis_settings(cfg)
-    owner = f"{cfg['PROCESS_NAME'][:30]}-{rng.getrandbits(32):08x}"
+    owner = f"{cfg['PROCESS_NAME'][:30]}-{secrets.token_hex(4)}"
     book = RequestBook(utc_now(cfg), owner, settings.retries)
     return AnalysisQueue(settings, clock, book, save_analysis)
 
