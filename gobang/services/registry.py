@@ -26,6 +26,8 @@ from gobang.services.admin import AdminDesk
 from gobang.services.analysis.queue import AnalysisQueue, QueueSettings
 from gobang.services.analysis.service import Analyses
 from gobang.services.analysis.stored import save_analysis
+from gobang.services.analysis_board.pool import BoardEngines, BoardEngineSettings
+from gobang.services.analysis_board.service import AnalysisBoard
 from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
 from gobang.services.cluster.hall_state import redis_hall_state
@@ -198,6 +200,8 @@ class Services:
     social: Social
     # Finished games' computer analyses, worked out in processes of their own.
     analysis: Analyses
+    # The analysis board's positions, and its engine in processes of its own.
+    analysis_board: AnalysisBoard
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -280,7 +284,18 @@ def build_services(app: Flask) -> Services:
         social=social,
         analysis=Analyses(AnalysisQueue(analysis_settings(cfg), clock, save_analysis),
                           cfg["ANALYSIS_BY_SPECTATORS"]),
+        analysis_board=AnalysisBoard(
+            BoardEngines(analysis_board_settings(cfg)),
+            shared_limiter(cfg["REDIS_URL"], "analysis_board",
+                           limiter(cfg["ANALYSIS_BOARD_ASKS_PER_MINUTE"], 60))),
     )
+
+
+def analysis_board_settings(cfg: Any) -> BoardEngineSettings:
+    """The analysis board's engine processes, niced as the computer's engines are."""
+    return BoardEngineSettings(
+        at_once=cfg["ANALYSIS_BOARD_AT_ONCE"], seconds=cfg["ANALYSIS_BOARD_SECONDS"],
+        nodes=cfg["ANALYSIS_BOARD_NODES"], nice=cfg["COMPUTER_NICE"])
 
 
 def analysis_settings(cfg: Any) -> QueueSettings:
