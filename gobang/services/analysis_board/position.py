@@ -86,7 +86,7 @@ def parse_moves(text: str | None) -> list[Point]:
     names the first point that is not one."""
     if not text:
         return []
-    if len(text) > _MOST_TEXT:
+    if len(text) > _MOST_TEXT or text.count(",") >= SIZE * SIZE:
         raise bad_request(gettext("Too many moves for one board."))
     points = []
     for word in text.split(","):
