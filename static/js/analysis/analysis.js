@@ -123,9 +123,14 @@ function start(root) {
       button.type = "button";
       button.className = index < here.length ? "move" : "move ahead";
       button.dataset.testid = "line-move";
-      const color = index % 2 === 0 ? t("black") : t("white");
-      button.textContent = `${index + 1}. ${notation(...node.move)}`;
-      button.setAttribute("aria-label", `${index + 1}. ${color} ${notation(...node.move)}`);
+      // As the replay's list: the colour for screen readers, inside the visible name.
+      const number = document.createElement("span");
+      number.className = "move-number";
+      number.textContent = `${index + 1}.`;
+      const color = document.createElement("span");
+      color.className = "visually-hidden";
+      color.textContent = index % 2 === 0 ? t("black") : t("white");
+      button.append(number, " ", color, ` ${notation(...node.move)}`);
       if (node === tree.current) button.setAttribute("aria-current", "step");
       button.addEventListener("click", () => { tree.goTo(node); show(); });
       item.appendChild(button);
