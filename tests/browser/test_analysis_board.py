@@ -95,6 +95,18 @@ def test_deleting_a_branch_leaves_the_others(board_page, live_server):
         "data-stone", "white")
 
 
+def test_choosing_a_branch_shows_its_position(board_page, live_server):
+    open_board(board_page, live_server.url, "?moves=h8,i9")
+    board_page.get_by_test_id("analysis-back").click()
+    click(board_page, "j10")
+    board_page.get_by_test_id("analysis-back").click()
+    board_page.get_by_test_id("variation-choose").filter(has_text="i9").click()
+    expect(board_page.get_by_role("button", name="i9", exact=True)).to_have_attribute(
+        "data-stone", "white")
+    expect(board_page.get_by_role("button", name="j10", exact=True)).not_to_have_attribute(
+        "data-stone", "white")
+
+
 def test_the_address_carries_the_line_and_reopening_it_restores_the_position(
         board_page, live_server):
     open_board(board_page, live_server.url, "?ruleset=freestyle")
@@ -151,6 +163,21 @@ def test_the_engine_button_shows_a_win_chance_and_a_best_move(browser_player, li
     expect(page.get_by_test_id("analysis-best")).to_have_text(
         re.compile(r"^Best move: [a-o]\d{1,2}\. Line: "))
     expect(page.locator("#board .point.best:not([data-stone])")).to_have_count(1)
+
+
+# Live servers run without rate limits unless told (tests/support/live.py).
+@pytest.mark.parametrize("live_env", [{"GOBANG_RATELIMIT_ENABLED": "1",
+                                       "GOBANG_ANALYSIS_BOARD_ASKS_PER_MINUTE": "1"}])
+def test_an_engine_refusal_is_shown_with_its_reason(browser_player, live_server):
+    page = browser_player("ann")
+    open_board(page, live_server.url, "?moves=h8")
+    page.get_by_test_id("analysis-engine").click()
+    expect(page.get_by_test_id("analysis-chance")).not_to_be_empty()
+    page.get_by_test_id("analysis-back").click()
+    page.get_by_test_id("analysis-engine").click()
+    expect(page.get_by_test_id("analysis-engine-status")).to_have_text(
+        "You asked the engine often in a short time. Wait a minute and try again.")
+    expect(page.get_by_test_id("analysis-engine-answer")).to_be_hidden()
 
 
 def test_a_visitor_is_told_to_log_in_to_ask_the_engine(board_page, live_server):

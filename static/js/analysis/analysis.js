@@ -40,6 +40,7 @@ function start(root) {
     buttons.start.disabled = buttons.back.disabled = node === tree.root;
     buttons.forward.disabled = buttons.end.disabled = node.children.length === 0;
     if (engineButton) engineButton.disabled = !info || !info.to_move;
+    if (engineStatus) engineStatus.textContent = "";  // it spoke of another position
     drawVariations();
     drawLine();
     follow();
@@ -182,7 +183,6 @@ function start(root) {
     box.classList.toggle("hidden", !answer);
     board.setSpots(answer && answer.best ? [answer.best] : [], "best");
     if (!answer) return;
-    if (engineStatus) engineStatus.textContent = "";
     const black = Math.round(50 + 50 * answer.win_chance);
     $("analysis-chance-black").style.width = `${black}%`;
     $("analysis-chance").textContent = t("Black {black}% · White {white}%", {black: black, white: 100 - black});
