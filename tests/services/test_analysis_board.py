@@ -4,10 +4,18 @@ asked in its worker processes within its capacity and rate limit."""
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 
 from gobang.rules import Game
-from gobang.services.analysis_board.pool import EngineBusy
+from gobang.services.analysis_board.pool import (
+    BoardEngines,
+    BoardEngineSettings,
+    EngineBusy,
+    EngineFailed,
+)
 from gobang.services.analysis_board.position import line_psq, position_from_query
 from gobang.services.notices import ActionError
 
@@ -145,3 +153,23 @@ def test_asks_beyond_the_rate_are_refused_until_the_minute_has_passed(board, clo
     assert board.engine(("user", 2), ask)["best"] is not None  # another asker's own count
     clock.advance(60)
     assert board.engine(ASKER, ask)["best"] is not None
+
+
+@pytest.fixture
+def engines():
+    found = BoardEngines(BoardEngineSettings(at_once=1, seconds=0.1, nodes=2000, nice=0))
+    yield found
+    found.close()
+
+
+def test_an_engine_that_stops_answering_is_killed_and_replaced(engines):
+    engines.ask("standard", [(7, 7)])  # starts the process, which is then kept
+    [stuck] = engines.idle_pids()
+    os.kill(stuck, signal.SIGSTOP)  # alive, but answering nothing
+    with pytest.raises(EngineFailed):
+        engines.ask("standard", [(7, 7), (8, 8)])  # within the search's 0.1 s + 0.5 s
+    assert stuck not in engines.idle_pids()
+    with pytest.raises(ProcessLookupError):
+        os.kill(stuck, 0)  # killed and reaped
+    assert engines.ask("standard", [(7, 7), (8, 8)])["best"] is not None
+    assert engines.idle_pids() != [stuck]

@@ -106,6 +106,10 @@ class EngineProcess:
         return found
 
     @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    @property
     def alive(self) -> bool:
         return self._process.poll() is None
 
@@ -176,6 +180,11 @@ class BoardEngines:
                 self._idle.append(process)
                 return
         process.stop()
+
+    def idle_pids(self) -> list[int]:
+        """The process ids of the engines waiting for an ask (for the host, and tests)."""
+        with self._lock:
+            return [process.pid for process in self._idle]
 
     def close(self) -> None:
         """Stop the idle processes (an ask under way stops its own when it ends)."""
