@@ -64,10 +64,17 @@ def test_the_tree_module_branches_goes_back_and_deletes(board_page, live_server)
         tree.remove(0);
         const left = tree.variations();
         tree.forward();
-        return {line, two, still, left, after: tree.line(), start: (tree.toStart(), tree.depth)};
+        const after = tree.line();
+        tree.toStart();
+        const start = tree.depth;
+        tree.addLine([[7, 7], [1, 1]]);  // along [7, 7], then a new branch; the cursor stays
+        const stays = tree.depth;
+        tree.forward();
+        return {line, two, still, left, after, start, stays, added: tree.variations()};
     }""")
     assert found == {"line": [[7, 7], [6, 6]], "two": [[8, 8], [6, 6]], "still": 2,
-                     "left": [[6, 6]], "after": [[7, 7], [6, 6]], "start": 0}
+                     "left": [[6, 6]], "after": [[7, 7], [6, 6]], "start": 0, "stays": 0,
+                     "added": [[6, 6], [1, 1]]}
 
 
 def test_a_move_played_after_going_back_makes_a_second_branch(board_page, live_server):
@@ -163,6 +170,20 @@ def test_the_engine_button_shows_a_win_chance_and_a_best_move(browser_player, li
     expect(page.get_by_test_id("analysis-best")).to_have_text(
         re.compile(r"^Best move: [a-o]\d{1,2}\. Line: "))
     expect(page.locator("#board .point.best:not([data-stone])")).to_have_count(1)
+
+
+def test_the_engine_s_line_can_be_added_as_a_variation(browser_player, live_server):
+    page = browser_player("ann")
+    open_board(page, live_server.url, "?moves=h8,i9,h9")
+    page.get_by_test_id("analysis-engine").click()
+    expect(page.get_by_test_id("analysis-best")).to_have_text(re.compile("^Best move: "))
+    best = re.match(r"Best move: ([a-o]\d{1,2})\.",
+                    page.get_by_test_id("analysis-best").text_content()).group(1)
+    page.get_by_test_id("analysis-add-line").click()
+    expect(page.get_by_test_id("variation-choose")).to_have_text([f"{best} (main line)"])
+    page.get_by_test_id("analysis-forward").click()
+    expect(page.get_by_role("button", name=best, exact=True)).to_have_attribute(
+        "data-stone", "white")
 
 
 # Live servers run without rate limits unless told (tests/support/live.py).

@@ -186,6 +186,7 @@ function start(root) {
     const black = Math.round(50 + 50 * answer.win_chance);
     $("analysis-chance-black").style.width = `${black}%`;
     $("analysis-chance").textContent = t("Black {black}% · White {white}%", {black: black, white: 100 - black});
+    $("analysis-add-line").classList.toggle("hidden", !answer.line.length);
     $("analysis-best").textContent = answer.best
       ? t("Best move: {move}. Line: {line}", {move: notation(...answer.best),
         line: answer.line.map(([row, col]) => notation(row, col)).join(" ")})
@@ -200,6 +201,13 @@ function start(root) {
     button.addEventListener("click", () => { go[name](); show(); });
   }
   if (engineButton) engineButton.addEventListener("click", askEngine);
+  // The engine's line becomes a branch from here, to step through as any other.
+  $("analysis-add-line").addEventListener("click", () => {
+    const answer = answers.get(tree.current);
+    if (!answer || !answer.line.length) return;
+    tree.addLine(answer.line);
+    show();
+  });
 
   const KEYS = {ArrowLeft: go.back, ArrowRight: go.forward, Home: go.start, End: go.end};
   document.addEventListener("keydown", () => root.classList.add("keyboard-used"), {once: true});

@@ -9,6 +9,7 @@
  *   tree.variations();               // [[8, 8], [6, 6]]: the moves from here, the main one first
  *   tree.choose(1); tree.remove(0);  // follow a branch; delete one (with all below it)
  *   tree.line();                     // the moves from the empty board to the cursor
+ *   tree.addLine([[9, 9], [10, 10]]); // a line from the cursor, which stays (the engine's)
  *
  * A move is a [row, col] pair. A node's first child is its main continuation: `forward` and
  * `toEnd` follow it, and a move played where none was becomes it.
@@ -43,6 +44,14 @@ export class VariationTree {
     }
     this.current = child;
     return child;
+  }
+
+  /** Adds `moves` as a line from the cursor (along existing branches where they agree),
+      leaving the cursor where it was. */
+  addLine(moves) {
+    const from = this.current;
+    for (const move of moves) this.play(move);
+    this.current = from;
   }
 
   /** One move back; false at the empty board. */
