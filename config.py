@@ -184,6 +184,16 @@ class Config:
     PUZZLE_SECONDS: float = 0.5
     PUZZLE_HARVEST_BATCH: int = 5
 
+    # The analysis board (/analysis, docs/engines.md "Analysis board"): its engine answers at
+    # most ANALYSIS_BOARD_AT_ONCE asks at once, each in a worker process (niced by
+    # COMPUTER_NICE) with ANALYSIS_BOARD_NODES search nodes and ANALYSIS_BOARD_SECONDS at
+    # most; more at once are refused as `unavailable`. A player or guest may ask
+    # ANALYSIS_BOARD_ASKS_PER_MINUTE times a minute (`rate_limited` past that).
+    ANALYSIS_BOARD_AT_ONCE: int = 2
+    ANALYSIS_BOARD_NODES: int = 20000
+    ANALYSIS_BOARD_SECONDS: float = 0.8
+    ANALYSIS_BOARD_ASKS_PER_MINUTE: int = 20
+
     # Several processes (docs/deploy.md, "Several processes"). REDIS_URL switches it on
     # (redis://host:6379/0): Socket.IO's emits travel between processes through Redis, the
     # live state the processes share (connections, the match queue, who owns which game) is

@@ -151,6 +151,7 @@ def _message_queue(url: str | None, count_failure: FailureCount) -> dict[str, An
 
 def _register_blueprints(app: Flask) -> None:
     """Every blueprint of the site, in one place."""
+    from gobang.analysis_board.routes import bp as analysis_board_bp
     from gobang.api.routes import bp as api_bp
     from gobang.auth.routes import bp as auth_bp
     from gobang.errors.handlers import bp as errors_bp
@@ -164,6 +165,6 @@ def _register_blueprints(app: Flask) -> None:
     from gobang.security_headers import install as install_headers
 
     for blueprint in (auth_bp, play_bp, players_bp, records_bp, api_bp, i18n_bp, metrics_bp,
-                      moderation_bp, puzzles_bp, errors_bp):
+                      moderation_bp, puzzles_bp, analysis_board_bp, errors_bp):
         app.register_blueprint(blueprint)
     install_headers(app)

@@ -89,7 +89,9 @@ AT_LEAST = {"HALL_EVENTS_AT_ONCE": 1, "READY_SOCKETS_PER_POLL": 0,
             "GUESTS_PER_HOUR_PER_ADDRESS": 0, "ANALYSIS_WORKERS": 1,
             "ANALYSIS_QUEUE_AT_MOST": 1, "ANALYSIS_RETRIES": 0,
             "ANALYSIS_NODES_PER_POSITION": 100, "PUZZLE_VERIFY_NODES": 100,
-            "PUZZLE_JUDGE_NODES": 100, "PUZZLE_HARVEST_BATCH": 1}
+            "PUZZLE_JUDGE_NODES": 100, "PUZZLE_HARVEST_BATCH": 1,
+            "ANALYSIS_BOARD_AT_ONCE": 1, "ANALYSIS_BOARD_NODES": 100,
+            "ANALYSIS_BOARD_ASKS_PER_MINUTE": 1}
 # Settings whose value above this would hold a request's CPU for seconds.
 AT_MOST = {"PUZZLE_VERIFY_NODES": 100_000, "PUZZLE_JUDGE_NODES": 100_000,
            "PUZZLE_HARVEST_BATCH": 50}
@@ -112,7 +114,7 @@ def refuse_out_of_range(config: Mapping[str, Any]) -> None:
 # Seconds that must be a finite number above 0: 0 or less would close every request at once,
 # infinity (or NaN) none.
 ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS", "ANALYSIS_SECONDS_PER_POSITION",
-                      "PUZZLE_SECONDS")
+                      "PUZZLE_SECONDS", "ANALYSIS_BOARD_SECONDS")
 
 
 def _above_zero(value: Any) -> bool:

@@ -239,6 +239,28 @@ _PUZZLES = (
     N_("The forced win: {line}"),
 )
 
+# static/js/analysis/analysis.js, and the engine's best move as board.js describes it.
+_ANALYSIS = (
+    N_("the engine's best move"),
+    N_("{point} is forbidden for black."),
+    N_("{move} (main line)"),
+    N_("Delete the variation from {move}"),
+    N_("black"),
+    N_("white"),
+    N_("The engine is thinking…"),
+    N_("Something went wrong."),
+    N_("The server did not answer. Try again."),
+    N_("Black {black}% · White {white}%"),
+    N_("Best move: {move}. Line: {line}"),
+    N_("No move to suggest: the game is over."),
+    N_("Checking the position…"),
+    N_("Black wins: five in a row."),
+    N_("White wins: five in a row."),
+    N_("The board is full: a draw."),
+    N_("Black to move"),
+    N_("White to move"),
+)
+
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
     _BOARD + _HALL + _ROOM + _ROOM_PLAY + _CHAT + _HALL_GAME + _OPENINGS + _SITE + _REPLAY
-    + _COMPUTER + _OPENING + _PUZZLES))
+    + _COMPUTER + _OPENING + _PUZZLES + _ANALYSIS))

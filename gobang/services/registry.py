@@ -28,6 +28,8 @@ from gobang.services.analysis.queue import AnalysisQueue, QueueSettings
 from gobang.services.analysis.requests import RequestBook
 from gobang.services.analysis.service import Analyses
 from gobang.services.analysis.stored import save_analysis
+from gobang.services.analysis_board.pool import BoardEngines, BoardEngineSettings
+from gobang.services.analysis_board.service import AnalysisBoard
 from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
 from gobang.services.cluster.hall_state import redis_hall_state
@@ -205,6 +207,8 @@ class Services:
     analysis: Analyses
     # Puzzles harvested from those analyses, judged with the threat search.
     puzzles: Puzzles
+    # The analysis board's positions, and its engine in processes of its own.
+    analysis_board: AnalysisBoard
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -287,6 +291,10 @@ def build_services(app: Flask) -> Services:
         social=social,
         analysis=Analyses(_analysis_queue(cfg, clock), cfg["ANALYSIS_BY_SPECTATORS"]),
         puzzles=puzzles(cfg, clock, rng),
+        analysis_board=AnalysisBoard(
+            BoardEngines(analysis_board_settings(cfg)),
+            shared_limiter(cfg["REDIS_URL"], "analysis_board",
+                           limiter(cfg["ANALYSIS_BOARD_ASKS_PER_MINUTE"], 60))),
     )
 
 
@@ -308,6 +316,13 @@ def puzzles(cfg: Any, clock: Clock, rng: random.Random) -> Puzzles:
                       seconds=cfg["PUZZLE_SECONDS"])
     return Puzzles(budgets, clock, rng, utc_now(cfg), cfg["PUZZLE_HARVEST_BATCH"],
                    cfg.get("BLOCKING_OFFLOAD") or inline)
+
+
+def analysis_board_settings(cfg: Any) -> BoardEngineSettings:
+    """The analysis board's engine processes, niced as the computer's engines are."""
+    return BoardEngineSettings(
+        at_once=cfg["ANALYSIS_BOARD_AT_ONCE"], seconds=cfg["ANALYSIS_BOARD_SECONDS"],
+        nodes=cfg["ANALYSIS_BOARD_NODES"], nice=cfg["COMPUTER_NICE"])
 
 
 def analysis_settings(cfg: Any) -> QueueSettings:

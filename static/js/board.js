@@ -11,7 +11,8 @@
  *   board.setConfirm(true);               // a first pick only previews; the same point again plays
  *   board.setMarks([[7, 7]]);             // marked empty points (renju's forbidden points)
  *   board.setArea(5);                     // outlines the central 5x5 square; null removes it
- *   board.setSpots([[6, 8]], "offered");  // an opening's offered ("offered") or marked ("chosen") points
+ *   board.setSpots([[6, 8]], "offered");  // an opening's offered ("offered") or marked ("chosen") points,
+ *                                         // or the analysis board's engine's move ("best")
  *
  * The grid and labels are one SVG with a viewBox (crisp at any size); the points are a CSS grid
  * of real <button>s laid over it, so clicks, focus and screen readers work without extra code.
@@ -37,6 +38,7 @@ const LABEL_AT = 0.55;  // the labels' centre line, from the board's outer edge
 const SPOTS = {
   offered: () => t("offered fifth stone"),
   chosen: () => t("marked to offer"),
+  best: () => t("the engine's best move"),
 };
 
 function stoneDescription(stone) {

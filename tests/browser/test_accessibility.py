@@ -89,6 +89,17 @@ def resign_asked(page: Page) -> None:
     expect(page.get_by_test_id("resign-confirm-box")).to_be_visible()
 
 
+def analysis_engine_asked(page: Page) -> None:
+    """A move back (the variations listed), then the engine's answer there."""
+    page.get_by_test_id("analysis-back").click()
+    expect(page.get_by_test_id("variation-choose")).to_have_count(1)
+    page.get_by_test_id("analysis-engine").click()
+    expect(page.get_by_test_id("analysis-chance")).not_to_be_empty()
+
+
+# Black's i8 is forbidden (a double three): the page marks it.
+ANALYSIS_RENJU = "/analysis?ruleset=renju&moves=g8,a15,h8,o1,i10,o15,i9,a1"
+
 VISITOR_SCREENS = [
     Screen("front", "/", ".front-hero"),
     Screen("login", "/login"),
@@ -103,6 +114,9 @@ VISITOR_SCREENS = [
     Screen("replay-in-play", "/game/{watched}/replay"),
     Screen("not-found", "/u/nobody"),
     Screen("room-as-visitor", "/game/{watched}", "#room-chat-log li"),
+    Screen("analysis", ANALYSIS_RENJU, "#board.interactive .point.marked"),
+    Screen("analysis-from-game", "/analysis?game={finished}&move=4", "#board.interactive"),
+    Screen("analysis-game-in-play", "/analysis?game={watched}", "[data-testid=analysis-refusal]"),
 ]
 
 PLAYER_SCREENS = [
@@ -127,6 +141,8 @@ PLAYER_SCREENS = [
     Screen("moderation", "/moderation"),
     Screen("moderation-player", "/moderation/players/dee"),
     Screen("moderation-log", "/moderation/log"),
+    Screen("analysis-engine", "/analysis?moves=h8,i9,j10", "#board.interactive",
+           act=analysis_engine_asked),
 ]
 
 

@@ -237,3 +237,15 @@ def test_analysis_settings_come_from_the_environment(bare_app, monkeypatch):
     found = analysis_settings(bare_app.config)
     assert (found.workers, found.at_most, found.seconds_per_position) == (2, 5, 0.5)
     assert bare_app.config["ANALYSIS_BY_SPECTATORS"] is True
+
+
+def test_analysis_board_settings_come_from_the_environment(bare_app, monkeypatch):
+    from gobang.services.registry import analysis_board_settings
+
+    monkeypatch.setenv("GOBANG_ANALYSIS_BOARD_AT_ONCE", "3")
+    monkeypatch.setenv("GOBANG_ANALYSIS_BOARD_NODES", "5000")
+    monkeypatch.setenv("GOBANG_ANALYSIS_BOARD_SECONDS", "0.4")
+    monkeypatch.setenv("GOBANG_COMPUTER_NICE", "5")
+    load_settings(bare_app, None)
+    found = analysis_board_settings(bare_app.config)
+    assert (found.at_once, found.nodes, found.seconds, found.nice) == (3, 5000, 0.4, 5)

@@ -41,6 +41,10 @@ def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
     ({"ANALYSIS_RETRIES": -1}, "ANALYSIS_RETRIES must be a whole number of at least 0"),
     ({"ANALYSIS_NODES_PER_POSITION": 10}, "ANALYSIS_NODES_PER_POSITION must be a whole number"),
     ({"ANALYSIS_SECONDS_PER_POSITION": 0}, "ANALYSIS_SECONDS_PER_POSITION must be a number of"),
+    ({"ANALYSIS_BOARD_AT_ONCE": 0}, "ANALYSIS_BOARD_AT_ONCE must be a whole number of at least 1"),
+    ({"ANALYSIS_BOARD_NODES": 10}, "ANALYSIS_BOARD_NODES must be a whole number of at least 100"),
+    ({"ANALYSIS_BOARD_ASKS_PER_MINUTE": 0}, "ANALYSIS_BOARD_ASKS_PER_MINUTE must be a whole"),
+    ({"ANALYSIS_BOARD_SECONDS": 0}, "ANALYSIS_BOARD_SECONDS must be a number of seconds above 0"),
 ])
 def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, refusal):
     with pytest.raises(SettingsRefused, match=refusal):
@@ -51,7 +55,9 @@ def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, ref
                                       {"REQUEST_HEADER_SECONDS": 0.5},
                                       {"GUESTS_PER_HOUR_PER_ADDRESS": 0},
                                       {"ANALYSIS_WORKERS": 1, "ANALYSIS_QUEUE_AT_MOST": 1,
-                                       "ANALYSIS_RETRIES": 0}])
+                                       "ANALYSIS_RETRIES": 0},
+                                      {"ANALYSIS_BOARD_AT_ONCE": 1,
+                                       "ANALYSIS_BOARD_ASKS_PER_MINUTE": 1}])
 def test_the_least_working_values_are_accepted(bare_app, settings):
     load_settings(bare_app, settings)
     assert all(bare_app.config[name] == value for name, value in settings.items())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -121,12 +122,21 @@ def record_psq(game: Game) -> str:
     - trailer: the two players (`homo-` marks a human for Piskvork, which would otherwise try to
       start an engine by that name), then the finish code (0 normal, 15 timeout).
     """
+    moves = [(move.row, move.col) for move in game.moves]
+    return psq_text(moves, _think_times(game), game.black.username, game.white.username,
+                    timeout=game.reason == "timeout")
+
+
+def psq_text(moves: Sequence[tuple[int, int]], times_ms: Sequence[int], black: str,
+             white: str, timeout: bool = False) -> str:
+    """Any move list (row, col), black first, in the PSQ format `record_psq` describes:
+    also the analysis board's line, which has no players and no times (zeros)."""
     lines = [f"Piskvorky {SIZE}x{SIZE}, 0:0, 0"]
-    for move, spent in zip(game.moves, _think_times(game), strict=True):
-        lines.append(f"{move.col + 1},{move.row + 1},{spent}")
-    lines.append(f"homo-{game.black.username}")
-    lines.append(f"homo-{game.white.username}")
-    lines.append(str(_PSQ_TIMEOUT if game.reason == "timeout" else 0))
+    for (row, col), spent in zip(moves, times_ms, strict=True):
+        lines.append(f"{col + 1},{row + 1},{spent}")
+    lines.append(f"homo-{black}")
+    lines.append(f"homo-{white}")
+    lines.append(str(_PSQ_TIMEOUT if timeout else 0))
     return "\n".join(lines) + "\n"
 
 
