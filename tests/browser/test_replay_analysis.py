@@ -259,6 +259,8 @@ def test_the_game_over_panels_link_requests_the_analysis(live_server, new_page, 
     link = page.get_by_test_id("analyse-link")
     expect(link).to_have_text("Request analysis")
     assert state(live_server, game_id)["status"] == "none"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "room-request-analysis.png"), full_page=True)
     link.click()
     page.wait_for_url(re.compile(rf"/game/{game_id}/replay$"))  # the flag is spent
     expect_analysis_shown(page, len(MISSED_VCF))
