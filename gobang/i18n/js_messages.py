@@ -219,6 +219,7 @@ _ANALYSIS = (
     N_("Move {n}, {point}: black's chances {chance}%"),
     N_("Move {n}, {point}: black's chances {chance}%, {label}"),
     N_("the engine's best move"),
+    N_("Black's chances, move by move"),
 )
 # Playing the computer: its name in the room, and the hall's panel.
 _COMPUTER = (

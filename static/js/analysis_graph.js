@@ -14,6 +14,8 @@
  * and the arrow keys being the way to step by keyboard.
  */
 
+import {t} from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 600;
 const HEIGHT = 150;
@@ -53,7 +55,9 @@ export class EvaluationGraph {
   }
 
   draw() {
+    // A named group: a screen reader hears what the points it holds are.
     const svg = svgEl("svg", {class: "evaluation-chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+      role: "group", "aria-label": t("Black's chances, move by move"),
       "data-testid": "evaluation-chart"});
     const line = this.values.map((value, count) => `${this.x(count)},${this.y(value)}`);
     const zero = this.y(0);

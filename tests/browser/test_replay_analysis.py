@@ -125,6 +125,7 @@ def expect_analysis_shown(page, moves: int) -> None:
     expect(page.get_by_test_id("evaluation-chart")).to_be_visible(timeout=DONE_MS)
     expect(page.locator("#evaluation-graph a.graph-link")).to_have_count(moves + 1)
     expect(page.get_by_test_id("graph-zero")).to_be_attached()
+    expect(page.get_by_role("group", name="Black's chances, move by move")).to_be_visible()
 
 
 def test_a_player_requests_the_analysis_and_sees_it_queued_then_running_then_done(
@@ -206,6 +207,19 @@ def test_a_visitor_is_told_to_log_in_to_request_one(live_server, new_page, blund
         rf"/login\?next=.*{game_id}.*replay"))
     expect(page.get_by_test_id("analysis-request")).to_be_hidden()
     assert state(live_server, game_id)["status"] == "none"
+
+
+def test_a_guest_is_told_to_register_to_request_one(live_server, new_page, blunder_game,
+                                                   replay_errors):
+    game_id, _black = blunder_game
+    page = replay_errors(new_page())
+    page.goto(live_server.url)
+    page.get_by_test_id("front-guest-play").click()
+    page.wait_for_url(f"{live_server.url}/computer")
+    page.goto(f"{live_server.url}/game/{game_id}/replay")
+    expect(page.get_by_test_id("analysis-why-not")).to_have_text(
+        "Register to request an analysis")
+    expect(page.get_by_test_id("analysis-request")).to_be_hidden()
 
 
 def test_a_missed_vcf_is_labelled_a_blunder(live_server, new_page, blunder_game,
