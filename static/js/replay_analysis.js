@@ -118,6 +118,7 @@ export class ReplayAnalysis {
       return;
     }
     this.askNow = false;
+    ui.box.dataset.status = state.status;  // the state last read, for styles and tests
     ui.request.hidden = !offer;
     // Why this reader may not ask (a visitor or a guest: the page says which); nothing when
     // the reason is another (a spectator, a request of theirs waiting elsewhere).

@@ -222,6 +222,18 @@ def test_a_guest_is_told_to_register_to_request_one(live_server, new_page, blund
     expect(page.get_by_test_id("analysis-request")).to_be_hidden()
 
 
+def test_a_spectator_who_may_not_ask_is_offered_nothing(live_server, browser_player,
+                                                        blunder_game, replay_errors):
+    """The host lets only the game's players ask (ANALYSIS_BY_SPECTATORS is off)."""
+    game_id, _black = blunder_game
+    page = replay_errors(browser_player("cat"))
+    page.goto(f"{live_server.url}/game/{game_id}/replay")
+    box = page.get_by_test_id("analysis")
+    expect(box).to_have_attribute("data-status", "none")  # the state was read and shown
+    expect(box).to_be_hidden()
+    expect(page.get_by_test_id("analysis-request")).to_be_hidden()
+
+
 def test_a_missed_vcf_is_labelled_a_blunder(live_server, new_page, blunder_game,
                                             replay_errors):
     game_id, black = blunder_game
