@@ -195,6 +195,32 @@ _REPLAY = (
     N_("Link copied."),
     N_("Copy the selected link."),
 )
+# The replay's computer analysis (static/js/replay_analysis.js, static/js/analysis_graph.js)
+# and the board's mark for the engine's best move.
+_REPLAY_ANALYSIS = (
+    N_("Queued: position {n}"),
+    N_("Analysing: {done} of {total} positions"),
+    N_("Analysing…"),
+    N_("The analysis failed."),
+    N_("Something went wrong."),
+    N_("The server did not answer. Try again."),
+    N_("Inaccuracy"),
+    N_("Mistake"),
+    N_("Blunder"),
+    N_("Move {n}, {point}: {label} ({mark})"),
+    N_("Move {n}, {point}: no mistake"),
+    N_("Step to a move to see the engine's view of it."),
+    N_("The engine's best move was {point}."),
+    N_("The engine's choice too."),
+    N_("Black's chances: {before}% → {after}%"),
+    N_("Missed a VCF: {line}"),
+    N_("Missed a VCT: {line}"),
+    N_("Start: black's chances {chance}%"),
+    N_("Move {n}, {point}: black's chances {chance}%"),
+    N_("Move {n}, {point}: black's chances {chance}%, {label}"),
+    N_("the engine's best move"),
+    N_("Black's chances, move by move"),
+)
 # Playing the computer: its name in the room, and the hall's panel.
 _COMPUTER = (
     N_("Computer · level {level}"),
@@ -240,7 +266,7 @@ _PUZZLES = (
 )
 
 # static/js/analysis/analysis.js, and the engine's best move as board.js describes it.
-_ANALYSIS = (
+_ANALYSIS_BOARD = (
     N_("the engine's best move"),
     N_("{point} is forbidden for black."),
     N_("{move} (main line)"),
@@ -263,4 +289,4 @@ _ANALYSIS = (
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
     _BOARD + _HALL + _ROOM + _ROOM_PLAY + _CHAT + _HALL_GAME + _OPENINGS + _SITE + _REPLAY
-    + _COMPUTER + _OPENING + _PUZZLES + _ANALYSIS))
+    + _COMPUTER + _OPENING + _PUZZLES + _REPLAY_ANALYSIS + _ANALYSIS_BOARD))

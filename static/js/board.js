@@ -11,8 +11,9 @@
  *   board.setConfirm(true);               // a first pick only previews; the same point again plays
  *   board.setMarks([[7, 7]]);             // marked empty points (renju's forbidden points)
  *   board.setArea(5);                     // outlines the central 5x5 square; null removes it
- *   board.setSpots([[6, 8]], "offered");  // an opening's offered ("offered") or marked ("chosen") points,
- *                                         // or the analysis board's engine's move ("best")
+ *   board.setSpots([[6, 8]], "offered");  // an opening's offered ("offered") or marked ("chosen") points
+ *   board.setSpots([[6, 8]], "best");     // the engine's best move (the replay's analysis and
+ *                                         // the analysis board), named as such
  *
  * The grid and labels are one SVG with a viewBox (crisp at any size); the points are a CSS grid
  * of real <button>s laid over it, so clicks, focus and screen readers work without extra code.
@@ -34,12 +35,16 @@ const MARGIN = 1.3;
 const VIEW = SIZE - 1 + 2 * MARGIN;
 const LABEL_AT = 0.55;  // the labels' centre line, from the board's outer edge
 
-// The opening's spots on empty points: their class and what a screen reader hears.
+// Spots on empty points, an opening's and the analysis's: their class and what a screen
+// reader hears.
 const SPOTS = {
   offered: () => t("offered fifth stone"),
   chosen: () => t("marked to offer"),
   best: () => t("the engine's best move"),
 };
+// Spots whose words are part of the point's name, not only its description: the replay's
+// best move is what the point is there for, and a name is read first (and found by role).
+const NAMED_SPOTS = new Set(["best"]);
 
 function stoneDescription(stone) {
   return stone.color === "black" ? t("black stone, move {n}", {n: stone.n})
@@ -264,6 +269,9 @@ export class GobangBoard {
     } else if (pending) {
       delete btn.dataset.stone;
       btn.setAttribute("aria-description", t("selected: press again to place your stone"));
+    } else if (this.spots.has(index) && NAMED_SPOTS.has(this.spots.get(index))) {
+      delete btn.dataset.stone;
+      btn.removeAttribute("aria-description");  // its name says it already
     } else if (this.spots.has(index)) {
       delete btn.dataset.stone;
       btn.setAttribute("aria-description", SPOTS[this.spots.get(index)]());
@@ -284,7 +292,10 @@ export class GobangBoard {
     btn.textContent = number;
     // The name holds what the point shows: its notation, and the move's number when shown.
     const name = notation(Number(btn.dataset.row), Number(btn.dataset.col));
-    btn.setAttribute("aria-label", number ? `${name} ${number}` : name);
+    const spot = stone ? null : this.spots.get(index);
+    if (number) btn.setAttribute("aria-label", `${name} ${number}`);
+    else if (NAMED_SPOTS.has(spot)) btn.setAttribute("aria-label", `${name}, ${SPOTS[spot]()}`);
+    else btn.setAttribute("aria-label", name);
   }
 
   handleClick(event) {

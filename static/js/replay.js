@@ -6,17 +6,21 @@
  * position; the address, the share box and the picture's link follow the move shown.
  * A game played with an opening rule shows it, from the game's record (GET /api/games/<id>):
  * who placed the first stone, the choices in order and who ended with which colour.
+ * The computer's analysis of the game, asked for and shown, is static/js/replay_analysis.js;
+ * ?analyse=1 (the room's "Request analysis") asks for it once, and leaves the address.
  */
 
 import {GobangBoard} from "./board.js";
 import {t} from "./i18n.js";
 import {logLines, ruleName} from "./openings.js";
+import {ReplayAnalysis} from "./replay_analysis.js";
 import {followSetting} from "./room/settings.js";
 
 const root = document.getElementById("replay");
 if (root) startReplay(root);
 
 function startReplay(root) {
+  const askNow = takeAnalyseRequest();
   const moves = JSON.parse(root.dataset.moves || "[]");
   const line = JSON.parse(root.dataset.line || "[]");
   const board = new GobangBoard(document.getElementById("board"));
@@ -31,6 +35,7 @@ function startReplay(root) {
   const moveList = document.getElementById("move-list");
   const share = shareBox(root, moves.length);
   let shown = moves.length;
+  let analysis = null;
 
   function show(count) {
     shown = Math.max(0, Math.min(moves.length, count));
@@ -42,6 +47,7 @@ function startReplay(root) {
     buttons.forward.disabled = buttons.last.disabled = shown === moves.length;
     markCurrent(moveList, shown);
     share.follow(shown);
+    if (analysis) analysis.follow(shown);
   }
 
   buttons.first.addEventListener("click", () => show(0));
@@ -77,8 +83,21 @@ function startReplay(root) {
 
   board.setShowNumbers(numbers.checked);
   followSetting(numbers, "gobang.moveNumbers");
+  analysis = new ReplayAnalysis({gameId: Number(root.dataset.gameId), moves, board, moveList,
+    onPick: (count) => show(count), askNow});
   show(Number(root.dataset.start || moves.length));
   showOpening(Number(root.dataset.gameId));
+}
+
+/** Whether the page was opened to ask for the analysis (?analyse=1); the address loses the
+    flag, so a reload or a shared link does not ask again. */
+function takeAnalyseRequest() {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has("analyse")) return false;
+  const asked = url.searchParams.get("analyse") === "1";
+  url.searchParams.delete("analyse");
+  window.history.replaceState(null, "", url.href);
+  return asked;
 }
 
 /** Highlights the list's link to the move shown (none at the empty board), keeping it in view

@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, text
 
 from tests.browser.conftest import PASSWORD, login_in_browser
 from tests.live.test_play import BLACK_FIVE, play
-from tests.support.live import LiveServer, async_mode_env
+from tests.support.live import LiveServer, async_mode_env, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -84,6 +84,12 @@ def numbers_on(page: Page) -> None:
     expect(page.locator("#board .point.last")).to_have_text("9")
 
 
+def best_move_shown(page: Page) -> None:
+    """An analysed game at its third move, picked on the graph: the engine's best move drawn."""
+    page.get_by_test_id("graph-point-3").click()
+    expect(page.get_by_test_id("analysis-verdict")).to_contain_text("3")
+
+
 def resign_asked(page: Page) -> None:
     page.get_by_test_id("resign-button").click()
     expect(page.get_by_test_id("resign-confirm-box")).to_be_visible()
@@ -112,6 +118,9 @@ VISITOR_SCREENS = [
     Screen("replay", "/game/{finished}/replay", "#board .point.win"),
     Screen("replay-numbers", "/game/{finished}/replay", "#board .point.win", act=numbers_on),
     Screen("replay-in-play", "/game/{watched}/replay"),
+    Screen("replay-analysed", "/game/{analysed}/replay", "#evaluation-graph svg"),
+    Screen("replay-analysed-move", "/game/{analysed}/replay", "#evaluation-graph svg",
+           act=best_move_shown),
     Screen("not-found", "/u/nobody"),
     Screen("room-as-visitor", "/game/{watched}", "#room-chat-log li"),
     Screen("analysis", ANALYSIS_RENJU, "#board.interactive .point.marked"),
@@ -133,7 +142,8 @@ PLAYER_SCREENS = [
     Screen("room-resign-asked", "/game/{playing}", "#controls:not(.hidden)", act=resign_asked),
     Screen("room-watching-paused", "/game/{watched}", "#room.paused #room-chat-log li"),
     Screen("room-finished", "/game/{finished}", "#end-controls:not(.hidden)"),
-    Screen("replay", "/game/{finished}/replay", "#board .point.win"),
+    Screen("replay", "/game/{finished}/replay", "#analysis-request:not([hidden])"),
+    Screen("replay-analysed", "/game/{analysed}/replay", "#evaluation-graph svg"),
     Screen("following", "/following"),
     Screen("computer", "/computer"),
     Screen("report", "/report?username=ben"),
@@ -226,10 +236,12 @@ def make_moderator(server: LiveServer, username: str) -> None:
 def evening(server: LiveServer) -> dict[str, int]:
     """Five finished games of ann and ben (both ranked), ann's game in play against ben, cal's
     against dee, chat in the hall and the rooms, a report and a mute; eve idle in the hall.
-    Returns the games' ids."""
+    The first finished game is analysed. Returns the games' ids."""
     users = {name: server.user(name) for name in (VIEWER, "ben", "cal", "dee", "eve")}
+    games = []
     for _ in range(5):
         finished, seats = start_game(server, users[VIEWER], users["ben"], "ben")
+        games.append(finished)
         play(seats["black"], seats["white"], finished, BLACK_FIVE)
         seats["white"][2].wait_for("game_over")
         for _http, hall, room in seats.values():
@@ -249,12 +261,22 @@ def evening(server: LiveServer) -> dict[str, int]:
         "ok": True}
     server.connect(users["eve"], "/hall").wait_for("hello")
 
+    analyse(server, users[VIEWER], games[0])
     make_moderator(server, VIEWER)
     post_form(server, users["ben"], "/report", "/report",
               {"username": "cal", "reason": "abuse", "note": "Rude in chat."})
     post_form(server, users[VIEWER], "/moderation/players/dee/mute", "/moderation/players/dee",
               {"minutes": "60", "reason": "Spam in the hall."})
-    return {"finished": finished, "playing": playing, "watched": watched}
+    return {"finished": finished, "playing": playing, "watched": watched, "analysed": games[0]}
+
+
+def analyse(server: LiveServer, http, game_id: int) -> None:
+    """The game's analysis, asked for as the replay's button does, and waited for."""
+    page = http.get(server.url + "/hall", timeout=10).text
+    token = re.search(r'data-csrf-token="([^"]+)"', page).group(1)
+    url = f"{server.url}/api/games/{game_id}/analysis"
+    assert http.post(url, headers={"X-CSRFToken": token}, timeout=10).status_code == 202
+    assert wait_until(lambda: http.get(url, timeout=10).json()["status"] == "done", timeout=60)
 
 
 @pytest.fixture(scope="module")

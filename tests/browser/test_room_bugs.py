@@ -134,6 +134,7 @@ def test_an_aborted_game_says_why_with_no_score_line_and_no_empty_replay(
         # the rating in the game's category as it began: a newcomer's
         expect(page.get_by_test_id("score-black")).to_have_text("1500")
         expect(page.get_by_test_id("replay-link")).to_be_hidden()  # no moves to replay
+        expect(page.get_by_test_id("analyse-link")).to_be_hidden()  # nor to analyse
     black.reload()
     expect(black.get_by_test_id("status")).to_have_text("Aborted")
     expect(black.get_by_test_id("result-reason")).to_have_text("Black did not move in 6 s.")

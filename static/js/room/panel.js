@@ -63,6 +63,8 @@ function panelElements() {
     newOpponent: $("new-opponent-link"),
     challengeOpponent: $("challenge-opponent-link"),
     replayLink: $("replay-link"),
+    // Only for a registered player: guests and visitors may not ask (the page leaves it out).
+    analyseLink: $("analyse-link"),
     root: $("room"),
     cards: {black: $("player-black"), white: $("player-white")},
   };
@@ -173,6 +175,7 @@ export class Panel {
     this.renderPauseButton(playing);
     this.renderRematch();
     show(ui.replayLink, game.moves.length > 0);  // a game without moves has nothing to replay
+    if (ui.analyseLink) show(ui.analyseLink, game.moves.length > 0);  // nor anything to analyse
     const level = computer ? game.players[game.computerColor()].computer : null;
     const opening = game.opening ? game.opening.rule : "none";
     ui.newOpponent.href = level
