@@ -222,3 +222,31 @@ def test_games_aborted_before_the_cause_was_kept_have_none(migration_app):
     assert [(game_id, detail) for game_id, _reason, detail in details] == [
         (1, None), (2, None), (3, None), (4, None), (5, None)]
     assert details[2].reason == "aborted"
+
+
+BEFORE_TOURNAMENTS = "a5b6c7d8e9f0"
+
+
+def test_tournaments_come_empty_and_a_game_belongs_to_one_of_them(migration_app):
+    upgrade(revision=BEFORE_TOURNAMENTS)
+    fill_first_revision()  # "ann" and "bo", and their game 7
+    upgrade()
+    assert db.session.execute(text("SELECT COUNT(*) FROM tournaments")).scalar() == 0
+    db.session.execute(text(
+        "INSERT INTO tournaments (id, kind, name, ruleset, opening, rated, starts_at, minutes,"
+        " min_players, status, created_by, created_at) VALUES (1, 'arena', 'Weekly',"
+        " 'freestyle', 'none', true, :when, 60, 2, 'scheduled', 'host', :when)"),
+        {"when": WHEN})
+    db.session.execute(text(
+        "INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at)"
+        " VALUES (1, 1, 1500, false, :when)"), {"when": WHEN})
+    link = text("INSERT INTO tournament_games (tournament_id, game_id, black_berserk,"
+                " white_berserk) VALUES (1, 7, false, false)")
+    db.session.execute(link)
+    db.session.commit()
+    with pytest.raises(IntegrityError):
+        db.session.execute(link)
+    db.session.rollback()
+    downgrade(revision=BEFORE_TOURNAMENTS)
+    assert not {"tournaments", "tournament_players", "tournament_games"} & set(
+        inspect(db.engine).get_table_names())
