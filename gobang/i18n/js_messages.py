@@ -232,6 +232,18 @@ _OPENING = (
     N_("After the opening, {black} played black and {white} played white."),
 )
 
+_TOURNAMENT = (
+    N_("Starts in"),
+    N_("Ends in"),
+    N_("Starts soon"),
+    N_("Running"),
+    N_("Finished"),
+    N_("Cancelled"),
+    N_("On a streak: the next game counts double"),
+    N_("withdrawn"),
+    N_("Watch"),
+)
+
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
     _BOARD + _HALL + _ROOM + _ROOM_PLAY + _CHAT + _HALL_GAME + _OPENINGS + _SITE + _REPLAY
-    + _COMPUTER + _OPENING))
+    + _COMPUTER + _OPENING + _TOURNAMENT))

@@ -23,6 +23,10 @@ from gobang.extensions import db
 from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
+from gobang.services.arenas.director import Director
+from gobang.services.arenas.entries import Entries
+from gobang.services.arenas.schedule import Schedule
+from gobang.services.arenas.view import TournamentView
 from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
 from gobang.services.cluster.hall_state import redis_hall_state
@@ -175,6 +179,17 @@ class Social:
 
 
 @dataclass(frozen=True)
+class Arenas:
+    """Tournaments on the server (gobang/services/arenas/): the host's schedule, the players'
+    entries, the leader's tick, and what the pages show."""
+
+    schedule: Schedule
+    entries: Entries
+    director: Director
+    view: TournamentView
+
+
+@dataclass(frozen=True)
 class Services:
     accounts: Accounts
     # Visitors' accounts for playing the computer (limited per client address).
@@ -193,6 +208,7 @@ class Services:
     leadership: Leadership
     moderation: Moderation
     social: Social
+    arenas: Arenas
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -207,6 +223,8 @@ class Services:
         if leads:
             yield self.play.homes.sweep()
             yield from self.lobby.matchmaking.steps()
+            # Only the leader: two processes must never pair the same players.
+            yield self.arenas.director.tick()
         yield from self.play.timekeeper.endings()
         yield self.computer.tick()
         if leads and hall_sent:
@@ -272,7 +290,16 @@ def build_services(app: Flask) -> Services:
         moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
                               ModeratorDesk(accounts, utc_now(cfg))),
         social=social,
+        arenas=_arenas(cfg, play, store, rng),
     )
+
+
+def _arenas(cfg: Any, play: Play, store: LiveStore, rng: random.Random) -> Arenas:
+    now = utc_now(cfg)
+    schedule = Schedule(now)
+    return Arenas(schedule, Entries(schedule),
+                  Director(play.table, play.factory, play.homes, store, now, rng),
+                  TournamentView(now))
 
 
 def utc_now(cfg: Any) -> Callable[[], datetime]:

@@ -1,0 +1,82 @@
+"""Tournament pages: the list, an arena's page with its live standings, joining and
+withdrawing, and `GET /api/tournaments/<id>`, which the page polls (docs/protocol.md,
+"Tournaments"). Thin: gobang/services/arenas does the work."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, url_for
+from flask_babel import gettext
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from gobang.auth.guests import registered_required
+from gobang.models import Tournament, User
+from gobang.services.arenas.schedule import OPEN, RUNNING, SCHEDULED
+from gobang.services.notices import ActionError
+from gobang.services.registry import services
+
+bp = Blueprint("tournaments", __name__)
+
+
+def _viewer() -> User | None:
+    return current_user if current_user.is_authenticated else None
+
+
+def _found(tournament_id: int) -> Tournament:
+    try:
+        return services().arenas.schedule.get(tournament_id)
+    except ActionError:
+        abort(404)
+
+
+@bp.route("/tournaments")
+def index() -> str:
+    schedule = services().arenas.schedule
+    return render_template("tournaments/index.html", running=schedule.of_status(RUNNING),
+                           upcoming=schedule.of_status(SCHEDULED), recent=schedule.recent())
+
+
+@bp.route("/tournaments/<int:tournament_id>")
+def page(tournament_id: int) -> str:
+    tournament = _found(tournament_id)
+    summary = services().arenas.view.summary(tournament, _viewer())
+    return render_template("tournaments/page.html", tournament=tournament, summary=summary,
+                           is_open=tournament.status in OPEN)
+
+
+@bp.route("/api/tournaments/<int:tournament_id>")
+def summary(tournament_id: int) -> Response | tuple[Response, int]:
+    try:
+        tournament = services().arenas.schedule.get(tournament_id)
+    except ActionError as refused:
+        return jsonify(error=refused.code, message=refused.message), 404
+    return jsonify(services().arenas.view.summary(tournament, _viewer()))
+
+
+@bp.route("/tournaments/<int:tournament_id>/join", methods=["POST"])
+@registered_required
+def join(tournament_id: int) -> Response:
+    return _act(tournament_id, lambda: services().arenas.entries.join(current_user,
+                                                                      tournament_id),
+                gettext("You joined: you will be paired as soon as someone is free."))
+
+
+@bp.route("/tournaments/<int:tournament_id>/withdraw", methods=["POST"])
+@registered_required
+def withdraw(tournament_id: int) -> Response:
+    return _act(tournament_id, lambda: services().arenas.entries.withdraw(current_user,
+                                                                          tournament_id),
+                gettext("You withdrew: you will not be paired again unless you join."))
+
+
+def _act(tournament_id: int, action: Callable[[], object], done: str) -> Response:
+    _found(tournament_id)
+    try:
+        action()
+    except ActionError as refused:
+        flash(refused.message, "error")
+    else:
+        flash(done, "info")
+    return redirect(url_for("tournaments.page", tournament_id=tournament_id))
