@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.rules.openings import OPENINGS, OPENINGS_OF
+from gobang.services.arenas.schedule import RUNNING, SCHEDULED
 from gobang.services.history.players import computer_games, hall_summary
 from gobang.services.notices import ActionError
 from gobang.services.pools import clock_label, clock_name
@@ -30,6 +31,7 @@ bp = Blueprint("play", __name__)
 
 # A guest's page lists their latest finished games against the computer (they have no profile).
 GUEST_GAMES_SHOWN = 5
+HALL_TOURNAMENTS = 3
 
 
 def _clocks() -> list[dict[str, Any]]:
@@ -62,7 +64,9 @@ def hall() -> Response | str:
                      for pool in pools.openings]
     return render_template(
         "play/hall.html", me=current_user.stats(), clocks=_clocks(), opening_pools=opening_pools,
-        openings=_openings(), **hall_summary(current_user.id)
+        openings=_openings(), **hall_summary(current_user.id),
+        # Running first, then the next to start: a small card, drawn with the page.
+        tournaments=services().arenas.schedule.of_status(RUNNING, SCHEDULED)[:HALL_TOURNAMENTS],
     )
 
 
