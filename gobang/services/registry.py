@@ -290,15 +290,16 @@ def build_services(app: Flask) -> Services:
         moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
                               ModeratorDesk(accounts, utc_now(cfg))),
         social=social,
-        arenas=_arenas(cfg, play, store, rng),
+        arenas=_arenas(cfg, play, lobby, rng),
     )
 
 
-def _arenas(cfg: Any, play: Play, store: LiveStore, rng: random.Random) -> Arenas:
+def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
     now = utc_now(cfg)
     schedule = Schedule(now)
     return Arenas(schedule, Entries(schedule),
-                  Director(play.table, play.factory, play.homes, store, now, rng),
+                  Director(play.table, play.factory, play.homes, lobby.presence.is_online,
+                           now, rng),
                   TournamentView(now))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sqlalchemy import select
 
@@ -25,20 +25,21 @@ from gobang.services.play.factory import GameFactory, NewGame
 from gobang.services.play.homes import GameHomes
 from gobang.services.play.live import LiveGame
 from gobang.services.play.table import GameTable
-from gobang.services.store import LiveStore
 from gobang.services.tournaments.arena import colours, pair_free
-from gobang.vocabulary import Namespace
 
 log = logging.getLogger("gobang.tournaments")
+
+# Whether a player has a page of the site open (the hall's presence: hall or /site).
+Online = Callable[[int], bool]
 
 
 class Director:
     def __init__(self, table: GameTable, factory: GameFactory, homes: GameHomes,
-                 store: LiveStore, now: Now, rng: random.Random) -> None:
+                 online: Online, now: Now, rng: random.Random) -> None:
         self.table = table
         self.factory = factory
         self.homes = homes
-        self.store = store
+        self.online = online
         self.now = now
         self.rng = rng
 
@@ -80,10 +81,8 @@ class Director:
         return self._start_games(tournament, pairs)
 
     def free_players(self, players: Iterable[int]) -> list[int]:
-        idle = [player for player in players if self.table.current_game_of(player) is None]
-        present = (self.store.connected_among(Namespace.HALL, idle)
-                   | self.store.connected_among(Namespace.SITE, idle))
-        return [player for player in idle if player in present]
+        return [player for player in players
+                if self.table.current_game_of(player) is None and self.online(player)]
 
     def _start_games(self, tournament: Tournament, pairs: list[tuple[int, int]]
                      ) -> list[Notice]:

@@ -1,0 +1,58 @@
+"""Two players in a running arena, in Chromium: joined from its page, paired and taken to
+their game by the server's tick, and the page's standings show the winner's 2 points within
+2 seconds of the five."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import create_engine, text
+
+from gobang.models import utcnow
+from tests.browser.test_game import play_to_five
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+def running_arena(database_url: str) -> int:
+    """As `flask tournament create` stores one, already started (the server's tick starts a
+    scheduled one: tests/services/test_arenas.py)."""
+    engine = create_engine(database_url)
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO tournaments (kind, name, ruleset, clock_initial, clock_increment,"
+            " opening, rated, starts_at, minutes, min_players, status, created_by, created_at)"
+            " VALUES ('arena', 'Browser arena', 'freestyle', 300, 0, 'none', true, :now, 60, 2,"
+            " 'running', 'host', :now)"), {"now": utcnow()})
+        found = connection.execute(text("SELECT MAX(id) FROM tournaments")).scalar_one()
+    engine.dispose()
+    return found
+
+
+def join(page, address: str) -> None:
+    page.goto(address)
+    page.get_by_test_id("tournament-join").click()
+
+
+def test_two_players_are_paired_and_the_winner_s_points_show_at_once(
+        browser_player, new_page, live_server):
+    address = f"{live_server.url}/tournaments/{running_arena(live_server.database_url)}"
+    watcher = new_page()
+    watcher.goto(address)
+    ann, ben = browser_player("ann"), browser_player("ben")
+    join(ann, address)
+    join(ben, address)
+    for page in (ann, ben):
+        page.wait_for_url(re.compile(rf"{re.escape(live_server.url)}/game/\d+"))
+    expect(ann.get_by_test_id("status")).to_have_text(re.compile("Your turn|Opponent's turn"))
+    black, white = (ann, ben) if "Your turn" in ann.get_by_test_id("status").inner_text() else (
+        ben, ann)
+    winner = "ann" if black is ann else "ben"
+    expect(watcher.locator("#tournament-games li")).to_have_count(1)
+    play_to_five(black, white)
+    expect(black.get_by_test_id("status")).to_have_text("You won!")
+    row = watcher.locator(f'[data-testid=standing][data-player="{winner}"]')
+    expect(row.get_by_test_id("standing-points")).to_have_text("2", timeout=2_000)
+    expect(watcher.locator("#tournament-games li")).to_have_count(0)
