@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
@@ -10,6 +11,7 @@ from gobang.extensions import db
 from gobang.models import Game, Tournament, TournamentGame
 from gobang.services.arenas.schedule import Plan, parse_clock
 from gobang.services.notices import ActionError
+from gobang.services.play.factory import NewGame
 from tests.services.conftest import FIVE_FOR_BLACK, events, play
 from tests.support.clock import FakeClock
 
@@ -248,3 +250,15 @@ def test_a_cancelled_arena_stops_pairing(env, running):
     env.arenas.schedule.cancel(arena.id)
     env.arenas.director.tick()
     assert linked_games(arena.id) == []
+
+
+def test_a_game_and_its_record_in_the_arena_are_stored_together_or_not_at_all(
+        env, arena, users):
+    ann, bo, cy, dee, eve = users("ann", "bob", "cyd", "dee", "eve")
+    env.play.factory.create(ann, cy, "freestyle")  # ann is busy when the batch is reserved
+    link = partial(TournamentGame, tournament_id=arena.id)
+    made = env.play.factory.create_many([
+        NewGame(ann, bo, "freestyle", linked=lambda game_id: link(game_id=game_id)),
+        NewGame(dee, eve, "freestyle", linked=lambda game_id: link(game_id=game_id))])
+    assert isinstance(made[0], ActionError)
+    assert [(g.black_id, g.white_id) for g in linked_games(arena.id)] == [(dee.id, eve.id)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Iterable
+from functools import partial
 
 from sqlalchemy import select
 
@@ -90,20 +91,21 @@ class Director:
             select(User).where(User.id.in_({p for pair in pairs for p in pair})))}
         made = self.factory.create_many([
             NewGame(users[black], users[white], tournament.ruleset, tournament.time_control(),
-                    rated=tournament.rated, opening=tournament.opening)
+                    rated=tournament.rated, opening=tournament.opening,
+                    linked=partial(_link, tournament.id))
             for black, white in pairs])
         lives = [found[0] for found in made if not isinstance(found, ActionError)]
-        # Committed just after the games: a crash in between leaves a game outside the
-        # tournament, played and rated as any other (docs/tournaments.md).
-        db.session.add_all([TournamentGame(tournament_id=tournament.id, game_id=live.game_id)
-                            for live in lives])
-        db.session.commit()
         self.homes.hand_out(lives)
         notices: list[Notice] = []
         for live in lives:
             event(log, "tournament_paired", tournament_id=tournament.id, game_id=live.game_id)
             notices += match_found(live) + _told(tournament, live)
         return notices
+
+
+def _link(tournament_id: int, game_id: int) -> TournamentGame:
+    """Stored in the game's own transaction: no game of the tournament is ever left out."""
+    return TournamentGame(tournament_id=tournament_id, game_id=game_id)
 
 
 def _told(tournament: Tournament, live: LiveGame) -> list[Notice]:
