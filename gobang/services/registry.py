@@ -213,9 +213,10 @@ class Services:
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
-        each new pairing, forfeits, flags and aborts, the computer's moves, and last the
-        hall's batched update, so that it already shows this round's changes. With several
-        processes each keeps its own games, and only the leader does the rest.
+        each new pairing, the arenas' starts, pairings and ends, forfeits, flags and aborts,
+        the computer's moves, and last the hall's batched update, so that it already shows
+        this round's changes. With several processes each keeps its own games, and only the
+        leader does the rest.
         `hall_sent`: False while the last update is still going out to this process's hall;
         the next waits for it, as the emitter waited while the update was sent inline."""
         leads = self.leadership.hold()
