@@ -8,27 +8,11 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from sqlalchemy import create_engine, text
 
-from gobang.models import utcnow
 from tests.browser.test_game import play_to_five
+from tests.support.arenas import running_arena
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
-
-
-def running_arena(database_url: str) -> int:
-    """As `flask tournament create` stores one, already started (the server's tick starts a
-    scheduled one: tests/services/test_arenas.py)."""
-    engine = create_engine(database_url)
-    with engine.begin() as connection:
-        connection.execute(text(
-            "INSERT INTO tournaments (kind, name, ruleset, clock_initial, clock_increment,"
-            " opening, rated, starts_at, minutes, min_players, status, created_by, created_at)"
-            " VALUES ('arena', 'Browser arena', 'freestyle', 300, 0, 'none', true, :now, 60, 2,"
-            " 'running', 'host', :now)"), {"now": utcnow()})
-        found = connection.execute(text("SELECT MAX(id) FROM tournaments")).scalar_one()
-    engine.dispose()
-    return found
 
 
 def join(page, address: str) -> None:
