@@ -6,18 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from gobang.auth.guests import registered_required
 from gobang.models import Tournament, User
-from gobang.services.arenas.schedule import OPEN, RUNNING, SCHEDULED
+from gobang.moderation.routes import moderator_required
+from gobang.rules.openings import OPENINGS
+from gobang.services.arenas.schedule import OPEN, RUNNING, SCHEDULED, Plan, parse_clock
 from gobang.services.notices import ActionError
 from gobang.services.registry import services
 
 bp = Blueprint("tournaments", __name__)
+
+# What the form starts with: an hour of blitz, an hour from now.
+FORM_DEFAULTS = {"name": "", "ruleset": "freestyle", "clock": "180+2", "minutes": "60",
+                 "starts_in": "60", "min_players": "2", "rated": "on", "opening": "none"}
 
 
 def _viewer() -> User | None:
@@ -36,6 +42,36 @@ def index() -> str:
     schedule = services().arenas.schedule
     return render_template("tournaments/index.html", running=schedule.of_status(RUNNING),
                            upcoming=schedule.of_status(SCHEDULED), recent=schedule.recent())
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"])
+@moderator_required
+def new() -> Response | str | tuple[str, int]:
+    """Moderators schedule an arena here as the host does with `flask tournament create`."""
+    values = ({**FORM_DEFAULTS, "rated": "", **request.form} if request.method == "POST"
+              else FORM_DEFAULTS)
+    if request.method == "POST":
+        try:
+            made = services().arenas.schedule.create(_plan(request.form),
+                                                     current_user.username)
+        except ActionError as refused:
+            flash(refused.message, "error")
+            return render_template("tournaments/new.html", values=values,
+                                   openings=OPENINGS), 400
+        return redirect(url_for("tournaments.page", tournament_id=made.id))
+    return render_template("tournaments/new.html", values=values, openings=OPENINGS)
+
+
+def _plan(form: dict[str, str]) -> Plan:
+    try:
+        numbers = [int(form.get(key, "")) for key in ("minutes", "min_players")]
+        starts_in = float(form.get("starts_in", ""))
+    except ValueError:
+        raise ActionError("bad_request", gettext(
+            "Minutes, the start and the minimum of players are numbers.")) from None
+    return Plan(form.get("name", ""), form.get("ruleset", ""),
+                parse_clock(form.get("clock", "")), numbers[0], starts_in, numbers[1],
+                rated=form.get("rated") == "on", opening=form.get("opening", "none"))
 
 
 @bp.route("/tournaments/<int:tournament_id>")

@@ -12,6 +12,7 @@ from gobang.models import Tournament
 from gobang.services.arenas.schedule import Plan
 from gobang.services.registry import services
 from tests.support.forms import csrf_token, post_form, register
+from tests.support.games import set_columns
 from tests.support.html import by_testid, text
 
 
@@ -144,3 +145,48 @@ def test_the_hall_shows_upcoming_and_running_tournaments(app, client, status, sh
     register(client, "alice")
     page = client.get("/hall").get_data(as_text=True)
     assert [" ".join(e.text.split()[:3]) for e in by_testid(page, "hall-tournament")] == shown
+
+
+def moderator(app, client, name: str = "mona"):
+    register(client, name)
+    set_columns(app, name, moderator=True)
+    return client
+
+
+NEW_ARENA = {"name": "Friday arena", "ruleset": "renju", "clock": "300+3", "minutes": "45",
+             "starts_in": "30", "min_players": "3", "opening": "taraguchi-10"}
+
+
+def test_a_moderator_schedules_an_arena_from_the_page(app, client):
+    moderator(app, client)
+    response = post_form(client, "/tournaments/new", NEW_ARENA)
+    assert response.status_code == 302
+    with app.app_context():
+        made = db.session.scalars(db.select(Tournament)).one()
+        assert (made.name, made.ruleset, made.time_control(), made.minutes, made.min_players,
+                made.opening, made.rated, made.created_by) == (
+            "Friday arena", "renju", (300, 3), 45, 3, "taraguchi-10", False, "mona")
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"clock": "fast"}, "A clock is written as seconds+increment, such as 180+2, or none."),
+    ({"minutes": "many"}, "Minutes, the start and the minimum of players are numbers."),
+    ({"opening": "taraguchi-10", "ruleset": "freestyle"},
+     "Opening must be one of none, swap, swap2 for freestyle."),
+    ({"name": ""}, "A tournament&#39;s name has 1 to 80 characters."),
+])
+def test_a_bad_arena_from_the_page_is_refused_with_its_message(app, client, changes, message):
+    moderator(app, client)
+    response = post_form(client, "/tournaments/new", {**NEW_ARENA, **changes})
+    assert response.status_code == 400
+    assert flashes(response.get_data(as_text=True)) == [message]
+    with app.app_context():
+        assert db.session.scalars(db.select(Tournament)).all() == []
+
+
+@pytest.mark.parametrize("who", ["visitor", "player"])
+def test_only_moderators_may_schedule(app, client, who):
+    if who == "player":
+        register(client, "alice")
+    response = client.get("/tournaments/new")
+    assert response.status_code == (403 if who == "player" else 302)
