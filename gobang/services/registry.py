@@ -213,8 +213,8 @@ class Services:
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
-        each new pairing, the arenas' starts, pairings and ends, forfeits, flags and aborts,
-        the computer's moves, and last the hall's batched update, so that it already shows
+        each new pairing, forfeits, flags and aborts, the computer's moves, the arenas' starts,
+        pairings and ends, and last the hall's batched update, so that it already shows
         this round's changes. With several processes each keeps its own games, and only the
         leader does the rest.
         `hall_sent`: False while the last update is still going out to this process's hall;
@@ -224,10 +224,12 @@ class Services:
         if leads:
             yield self.play.homes.sweep()
             yield from self.lobby.matchmaking.steps()
-            # Only the leader: two processes must never pair the same players.
-            yield self.arenas.director.tick()
         yield from self.play.timekeeper.endings()
         yield self.computer.tick()
+        if leads:
+            # Only the leader: two processes must never pair the same players. After the
+            # games' flags and aborts, which a failing arena must never hold up.
+            yield self.arenas.director.tick()
         if leads and hall_sent:
             yield self.lobby.view.flush()
 
@@ -299,8 +301,8 @@ def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
     now = utc_now(cfg)
     schedule = Schedule(now)
     return Arenas(schedule, Entries(schedule),
-                  Director(play.table, play.factory, play.homes, lobby.presence.is_online,
-                           now, rng),
+                  Director(play.table, play.factory, play.homes, play.maintenance,
+                           lobby.presence.is_online, now, rng),
                   TournamentView(now))
 
 

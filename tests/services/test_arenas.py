@@ -262,3 +262,13 @@ def test_a_game_and_its_record_in_the_arena_are_stored_together_or_not_at_all(
         NewGame(dee, eve, "freestyle", linked=lambda game_id: link(game_id=game_id))])
     assert isinstance(made[0], ActionError)
     assert [(g.black_id, g.white_id) for g in linked_games(arena.id)] == [(dee.id, eve.id)]
+
+
+def test_in_maintenance_mode_nobody_is_paired_until_it_ends(env, running):
+    arena, _players = running
+    env.play.maintenance.on = True
+    env.arenas.director.tick()
+    assert linked_games(arena.id) == []
+    env.play.maintenance.on = False
+    env.arenas.director.tick()
+    assert len(linked_games(arena.id)) == 1

@@ -25,6 +25,7 @@ from gobang.services.notices import USER, ActionError, Notice
 from gobang.services.play.factory import GameFactory, NewGame
 from gobang.services.play.homes import GameHomes
 from gobang.services.play.live import LiveGame
+from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
 from gobang.services.tournaments.arena import colours, pair_free
 
@@ -36,8 +37,10 @@ Online = Callable[[int], bool]
 
 class Director:
     def __init__(self, table: GameTable, factory: GameFactory, homes: GameHomes,
-                 online: Online, now: Now, rng: random.Random) -> None:
+                 maintenance: Maintenance, online: Online, now: Now,
+                 rng: random.Random) -> None:
         self.table = table
+        self.maintenance = maintenance
         self.factory = factory
         self.homes = homes
         self.online = online
@@ -53,7 +56,7 @@ class Director:
         for tournament in _of_status(RUNNING):
             if ends_at(tournament) <= now:
                 self._end(tournament)
-            else:
+            elif not self.maintenance.on:  # no new game starts in maintenance mode
                 notices += self.pair(tournament)
         return notices
 
