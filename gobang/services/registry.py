@@ -302,7 +302,7 @@ def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
     schedule = Schedule(now)
     return Arenas(schedule, Entries(schedule),
                   Director(play.table, play.factory, play.homes, play.maintenance,
-                           lobby.presence.is_online, now, rng),
+                           lobby.presence.is_online, lobby.matchmaking.cancel, now, rng),
                   TournamentView(now))
 
 

@@ -272,3 +272,11 @@ def test_in_maintenance_mode_nobody_is_paired_until_it_ends(env, running):
     env.play.maintenance.on = False
     env.arenas.director.tick()
     assert len(linked_games(arena.id)) == 1
+
+
+def test_a_player_queued_for_match_leaves_the_queue_when_the_arena_pairs_them(env, running):
+    arena, (ann, bo) = running
+    env.lobby.matchmaking.start(ann, "freestyle")
+    env.arenas.director.tick()
+    assert len(linked_games(arena.id)) == 1
+    assert not env.lobby.matcher.is_queued(ann.id)

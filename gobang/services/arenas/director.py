@@ -33,17 +33,20 @@ log = logging.getLogger("gobang.tournaments")
 
 # Whether a player has a page of the site open (the hall's presence: hall or /site).
 Online = Callable[[int], bool]
+# Takes a player out of the hall's Match queue, with the notices that brings.
+Dequeue = Callable[[int], list[Notice]]
 
 
 class Director:
     def __init__(self, table: GameTable, factory: GameFactory, homes: GameHomes,
-                 maintenance: Maintenance, online: Online, now: Now,
+                 maintenance: Maintenance, online: Online, dequeue: Dequeue, now: Now,
                  rng: random.Random) -> None:
         self.table = table
         self.maintenance = maintenance
         self.factory = factory
         self.homes = homes
         self.online = online
+        self.dequeue = dequeue
         self.now = now
         self.rng = rng
 
@@ -103,6 +106,9 @@ class Director:
         for live in lives:
             event(log, "tournament_paired", tournament_id=tournament.id, game_id=live.game_id)
             notices += match_found(live) + _told(tournament, live)
+            # Queued for Match meanwhile: the queue would only pair them to be refused.
+            for user_id in live.user_ids():
+                notices += self.dequeue(user_id)
         return notices
 
 
