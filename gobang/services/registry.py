@@ -23,6 +23,7 @@ from gobang.extensions import db
 from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
+from gobang.services.arenas.berserk import Berserk
 from gobang.services.arenas.director import Director
 from gobang.services.arenas.entries import Entries
 from gobang.services.arenas.schedule import Schedule
@@ -187,6 +188,7 @@ class Arenas:
     entries: Entries
     director: Director
     view: TournamentView
+    berserk: Berserk
 
 
 @dataclass(frozen=True)
@@ -303,7 +305,7 @@ def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
     return Arenas(schedule, Entries(schedule),
                   Director(play.table, play.factory, play.homes, play.maintenance,
                            lobby.presence.is_online, lobby.matchmaking.cancel, now, rng),
-                  TournamentView(now))
+                  TournamentView(now), Berserk(play.table))
 
 
 def utc_now(cfg: Any) -> Callable[[], datetime]:

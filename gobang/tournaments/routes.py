@@ -107,6 +107,20 @@ def withdraw(tournament_id: int) -> Response:
                 gettext("You withdrew: you will not be paired again unless you join."))
 
 
+@bp.route("/tournaments/games/<int:game_id>/berserk", methods=["POST"])
+@registered_required
+def berserk(game_id: int) -> Response:
+    """From the room of an arena's game (a form: the page reloads with the halved clock)."""
+    try:
+        services().arenas.berserk.go(current_user, game_id)
+    except ActionError as refused:
+        flash(refused.message, "error")
+    else:
+        flash(gettext("Berserk: half your time and no increment, a point more for a win."),
+              "info")
+    return redirect(url_for("play.room", game_id=game_id))
+
+
 def _act(tournament_id: int, action: Callable[[], object], done: str) -> Response:
     _found(tournament_id)
     try:

@@ -12,7 +12,7 @@ from gobang.models import Tournament
 from gobang.services.arenas.schedule import Plan
 from gobang.services.registry import services
 from tests.support.forms import csrf_token, post_form, register
-from tests.support.games import set_columns
+from tests.support.games import add_user, set_columns
 from tests.support.html import by_testid, text
 
 
@@ -190,3 +190,42 @@ def test_only_moderators_may_schedule(app, client, who):
         register(client, "alice")
     response = client.get("/tournaments/new")
     assert response.status_code == (403 if who == "player" else 302)
+
+
+def arena_game(app, *names: str) -> int:
+    """A running arena that paired these players (all in the hall): its game's id."""
+    with app.app_context():
+        found = services()
+        tournament_id = make_arena(app, "running")
+        for number, name in enumerate(names):
+            user = found.accounts.find(name)
+            found.arenas.entries.join(user, tournament_id)
+            found.lobby.hall.connect(user, f"hall-{number}")
+        found.arenas.director.tick()
+        return found.arenas.view.summary(db.session.get(Tournament, tournament_id),
+                                         None)["games"][0]["game_id"]
+
+
+def test_an_arena_player_goes_berserk_from_the_room(app, client):
+    register(client, "alice")
+    add_user(app, "bob")
+    game_id = arena_game(app, "alice", "bob")
+    room = client.get(f"/game/{game_id}").get_data(as_text=True)
+    assert by_testid(room, "berserk")
+    response = post_form(client, f"/tournaments/games/{game_id}/berserk", {},
+                         page=f"/game/{game_id}", follow_redirects=True)
+    page = response.get_data(as_text=True)
+    assert flashes(page) == [
+        "Berserk: half your time and no increment, a point more for a win."]
+    assert not by_testid(page, "berserk")
+    again = post_form(client, f"/tournaments/games/{game_id}/berserk", {},
+                      page="/tournaments", follow_redirects=True)
+    assert flashes(again.get_data(as_text=True)) == ["You already went berserk."]
+
+
+def test_a_spectator_is_offered_no_berserk(app, client):
+    add_user(app, "alice")
+    add_user(app, "bob")
+    register(client, "cyd")
+    game_id = arena_game(app, "alice", "bob")
+    assert not by_testid(client.get(f"/game/{game_id}").get_data(as_text=True), "berserk")

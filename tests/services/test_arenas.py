@@ -8,7 +8,7 @@ from functools import partial
 import pytest
 
 from gobang.extensions import db
-from gobang.models import Game, Tournament, TournamentGame
+from gobang.models import Game, Tournament, TournamentGame, User
 from gobang.services.arenas.schedule import Plan, parse_clock
 from gobang.services.notices import ActionError
 from gobang.services.play.factory import NewGame
@@ -61,13 +61,17 @@ def points(env, tournament) -> dict[str, int]:
     return {row["username"]: row["points"] for row in summary["standings"]}
 
 
-def seat_and_win(env, game: Game) -> None:
-    """Both players sit down and black makes five."""
+def seat(env, game: Game):
+    """Both players sit down: the live game, black and white."""
     live = env.play.table.get(game.id)
     env.play.seating.join(game.id, live.black.user_id, f"room-b-{game.id}")
     env.play.seating.join(game.id, live.white.user_id, f"room-w-{game.id}")
-    black, white = (db.session.get(type(game.black), live.black.user_id),
-                    db.session.get(type(game.white), live.white.user_id))
+    return live, db.session.get(User, live.black.user_id), db.session.get(User, live.white.user_id)
+
+
+def seat_and_win(env, game: Game) -> None:
+    """Both players sit down and black makes five."""
+    live, black, white = seat(env, game)
     play(env, live, black, white, FIVE_FOR_BLACK)
 
 
@@ -280,3 +284,61 @@ def test_a_player_queued_for_match_leaves_the_queue_when_the_arena_pairs_them(en
     env.arenas.director.tick()
     assert len(linked_games(arena.id)) == 1
     assert not env.lobby.matcher.is_queued(ann.id)
+
+
+# Black wins with their eighth stone, the game's fifteenth: long enough for berserk's point.
+LONG_FIVE_FOR_BLACK = [(0, 0), (14, 0), (0, 4), (14, 3), (0, 8), (14, 6), (7, 3), (14, 9),
+                       (7, 4), (14, 12), (7, 5), (10, 0), (7, 6), (10, 3), (7, 7)]
+
+
+def test_berserk_halves_the_clock_and_drops_the_increment_in_play_and_stored(env, running):
+    arena, _players = running
+    env.arenas.director.tick()
+    game, = linked_games(arena.id)
+    live, black, white = seat(env, game)
+    env.arenas.berserk.go(black, game.id)
+    assert (live.clocks.black_ms, live.clocks.white_ms) == (90_000, 180_000)
+    db.session.expire_all()
+    stored = db.session.get(Game, game.id)
+    link = db.session.scalars(db.select(TournamentGame)).one()
+    assert (stored.black_ms, stored.white_ms, link.black_berserk, link.white_berserk) == (
+        90_000, 180_000, True, False)
+    play(env, live, black, white, [(7, 7), (8, 8), (7, 8)])
+    assert (live.clocks.black_ms, live.clocks.white_ms) == (90_000, 182_000)
+
+
+@pytest.mark.parametrize("case, code, message", [
+    ("not an arena's game", "not_found", "Berserk is offered only in arena games."),
+    ("after a stone", "conflict", "Berserk is only before your first stone."),
+    ("twice", "conflict", "You already went berserk."),
+])
+def test_berserk_is_refused_with_a_reason_and_changes_nothing(env, running, users, case, code,
+                                                              message):
+    arena, _players = running
+    env.arenas.director.tick()
+    game, = linked_games(arena.id)
+    live, black, white = seat(env, game)
+    if case == "not an arena's game":
+        cy, dee = users("cyd", "dee")
+        live, _ = env.play.factory.create(cy, dee, "freestyle", time_control=(180, 2))
+        black = cy
+    elif case == "after a stone":
+        play(env, live, black, white, [(7, 7)])
+    else:
+        env.arenas.berserk.go(black, game.id)
+    before = (live.clocks.black_ms, live.clocks.bare)
+    with pytest.raises(ActionError) as refused:
+        env.arenas.berserk.go(black, live.game_id)
+    assert (refused.value.code, refused.value.message) == (code, message)
+    assert (live.clocks.black_ms, live.clocks.bare) == before
+
+
+@pytest.mark.parametrize("moves, expected", [(LONG_FIVE_FOR_BLACK, 3), (FIVE_FOR_BLACK, 2)])
+def test_a_berserk_win_of_at_least_14_stones_earns_a_point_more(env, running, moves, expected):
+    arena, _players = running
+    env.arenas.director.tick()
+    game, = linked_games(arena.id)
+    live, black, white = seat(env, game)
+    env.arenas.berserk.go(black, game.id)
+    play(env, live, black, white, moves)
+    assert points(env, arena)[black.username] == expected

@@ -71,8 +71,8 @@ def _row(row: ArenaStanding, names: dict[int, str],
         "rank": row.rank, "id": row.id, "username": names.get(int(row.id), "?"),
         "points": row.points, "performance": row.performance, "rating": row.rating,
         "on_fire": row.sheet.on_fire, "withdrawn": bool(entry and entry.withdrawn),
-        "marks": [{"points": mark.points, "outcome": mark.outcome, "on_fire": mark.on_fire}
-                  for mark in row.sheet.marks],
+        "marks": [{"points": mark.points, "outcome": mark.outcome, "on_fire": mark.on_fire,
+                   "berserk": mark.berserk_point} for mark in row.sheet.marks],
     }
 
 
