@@ -23,7 +23,7 @@ from gobang.extensions import db
 from gobang.services.accounts.accounts import Accounts
 from gobang.services.accounts.passwords import Passwords
 from gobang.services.admin import AdminDesk
-from gobang.services.arenas.berserk import Berserk
+from gobang.services.arenas.berserk import Berserk, bare_colours
 from gobang.services.arenas.director import Director
 from gobang.services.arenas.entries import Entries
 from gobang.services.arenas.schedule import Schedule
@@ -376,7 +376,7 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(table, clock, pools.default, finisher, cfg["ABORT_SECONDS"],
-                          wall=cfg.get("WALL_CLOCK") or wall)
+                          wall=cfg.get("WALL_CLOCK") or wall, bare=bare_colours)
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]), table, chat_guard(cfg),

@@ -342,3 +342,19 @@ def test_a_berserk_win_of_at_least_14_stones_earns_a_point_more(env, running, mo
     env.arenas.berserk.go(black, game.id)
     play(env, live, black, white, moves)
     assert points(env, arena)[black.username] == expected
+
+
+def test_after_a_restart_a_berserker_still_plays_without_increment(env, running, app):
+    from gobang.services.registry import build_services
+
+    arena, _players = running
+    env.arenas.director.tick()
+    game, = linked_games(arena.id)
+    live, black, white = seat(env, game)
+    env.arenas.berserk.go(black, game.id)
+    play(env, live, black, white, [(7, 7), (8, 8)])
+    restarted = build_services(app)
+    assert restarted.play.factory.restore() == 1
+    clocks = restarted.play.table.get(game.id).clocks
+    assert (clocks.bare, clocks.black_ms, clocks.white_ms) == (frozenset({"black"}), 90_000,
+                                                               182_000)

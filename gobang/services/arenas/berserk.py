@@ -14,7 +14,7 @@ from gobang.services.play.checks import not_over
 from gobang.services.play.live import LiveGame
 from gobang.services.play.table import GameTable
 from gobang.services.tournaments.arena import berserk_clock
-from gobang.vocabulary import BLACK
+from gobang.vocabulary import BLACK, WHITE
 
 
 class Berserk:
@@ -64,3 +64,13 @@ def link_of(game_id: int) -> TournamentGame | None:
 
 def berserk_of(link: TournamentGame, color: str) -> bool:
     return link.black_berserk if color == BLACK else link.white_berserk
+
+
+def bare_colours(game_id: int) -> frozenset[str]:
+    """The colours of an arena's game that went berserk: they play without increment, after a
+    restart too (play's factory asks when it brings a game back)."""
+    link = link_of(game_id)
+    if link is None:
+        return frozenset()
+    return frozenset(color for color, went in ((BLACK, link.black_berserk),
+                                               (WHITE, link.white_berserk)) if went)

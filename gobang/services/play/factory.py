@@ -53,8 +53,12 @@ Made = tuple[LiveGame, list[Notice]] | ActionError
 
 class GameFactory:
     def __init__(self, table: GameTable, clock: Clock, default_clock: TimeControl,
-                 finisher: Finisher, abort_seconds: float, wall: Clock) -> None:
+                 finisher: Finisher, abort_seconds: float, wall: Clock,
+                 bare: Callable[[int], frozenset[str]] = lambda _game_id: frozenset()) -> None:
         self.table = table
+        # The colours of a game that play without increment (an arena's berserkers), which
+        # the games table does not hold: asked when a game is brought back.
+        self.bare = bare
         self.wall = wall
         self.abort_seconds = abort_seconds
         self.clock = clock
@@ -182,6 +186,8 @@ class GameFactory:
         saving that move and saving the result) is finished now."""
         live = _from_row(row, self.clock(), last_alive, first_version(self.wall()))
         live.abort_seconds = self.abort_seconds
+        if live.clocks is not None:
+            live.clocks.bare = self.bare(row.id)
         self.table.add(live)
         outcome = live.rules.outcome
         if outcome is not None:
