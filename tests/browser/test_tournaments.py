@@ -40,3 +40,19 @@ def test_two_players_are_paired_and_the_winner_s_points_show_at_once(
     row = watcher.locator(f'[data-testid=standing][data-player="{winner}"]')
     expect(row.get_by_test_id("standing-points")).to_have_text("2", timeout=2_000)
     expect(watcher.locator("#tournament-games li")).to_have_count(0)
+
+
+def test_a_player_goes_berserk_before_their_first_stone_and_their_clock_shows_half(
+        browser_player, live_server):
+    address = f"{live_server.url}/tournaments/{running_arena(live_server.database_url)}"
+    ann, ben = browser_player("ann"), browser_player("ben")
+    join(ann, address)
+    join(ben, address)
+    for page in (ann, ben):
+        page.wait_for_url(re.compile(rf"{re.escape(live_server.url)}/game/\d+"))
+    expect(ann.get_by_test_id("status")).to_have_text(re.compile("Your turn|Opponent's turn"))
+    colour = "black" if "Your turn" in ann.get_by_test_id("status").inner_text() else "white"
+    expect(ann.get_by_test_id(f"clock-{colour}")).to_have_text("05:00")
+    ann.get_by_test_id("berserk").click()
+    expect(ann.get_by_test_id(f"clock-{colour}")).to_have_text("02:30")
+    expect(ann.get_by_test_id("berserk")).to_have_count(0)
