@@ -20,6 +20,8 @@ from gobang.extensions import db
 from gobang.models import Game, Move, User, utcnow
 from gobang.services import admin
 from gobang.services.accounts.accounts import AccountError, password_problem
+from gobang.services.arenas.schedule import OPEN, Plan, ends_at, parse_clock
+from gobang.services.notices import ActionError
 from gobang.services.registry import services
 
 WAIT_HELP = "Seconds to wait for the running server to confirm (0: do not wait)."
@@ -27,7 +29,7 @@ WAIT_HELP = "Seconds to wait for the running server to confirm (0: do not wait).
 
 def register_commands(app: Flask) -> None:
     for command in (create_user, reset_password, ban, unban, list_users, list_games,
-                    abort_game, maintenance, moderator, remove_guests):
+                    abort_game, maintenance, moderator, remove_guests, tournament):
         app.cli.add_command(command)
 
 
@@ -223,3 +225,62 @@ def remove_guests(days: int) -> None:
     removed = services().guests.remove_unused(made_before)
     click.echo(f"Removed {removed} unused guest account(s) made before "
                f"{made_before:%Y-%m-%d %H:%M} UTC.")
+
+
+@click.group("tournament")
+def tournament() -> None:
+    """Arenas: create, list and cancel them (docs/tournaments.md). The running server starts,
+    pairs and ends them on its own; it reads them from the database."""
+
+
+@tournament.command("create")
+@with_appcontext
+@click.option("--name", required=True)
+@click.option("--ruleset", default="freestyle", show_default=True)
+@click.option("--clock", "clock_text", default="180+2", show_default=True,
+              help="Seconds + seconds a move, or none.")
+@click.option("--minutes", default=60, show_default=True, type=int, help="How long it lasts.")
+@click.option("--starts-in", default=60.0, show_default=True, type=float,
+              help="Minutes from now.")
+@click.option("--min-players", default=2, show_default=True, type=int,
+              help="Cancelled at the start with fewer.")
+@click.option("--casual", is_flag=True, help="Unrated games.")
+@click.option("--opening", default="none", show_default=True)
+def create_tournament(name: str, ruleset: str, clock_text: str, minutes: int, starts_in: float,
+                      min_players: int, casual: bool, opening: str) -> None:
+    """Schedule an arena."""
+    try:
+        plan = Plan(name, ruleset, parse_clock(clock_text), minutes, starts_in, min_players,
+                    not casual, opening)
+        made = services().arenas.schedule.create(plan, "host")
+    except ActionError as refused:
+        raise click.ClickException(refused.message) from None
+    click.echo(f"Created tournament {made.id}: {made.name}, "
+               f"{made.starts_at:%Y-%m-%d %H:%M} to {ends_at(made):%H:%M} UTC.")
+
+
+@tournament.command("list")
+@with_appcontext
+def list_tournaments() -> None:
+    """The tournaments scheduled and running, then the recent ones."""
+    schedule = services().arenas.schedule
+    found = schedule.of_status(*OPEN) + schedule.recent()
+    if not found:
+        click.echo("No tournaments.")
+    for row in found:
+        clock = "no clock" if row.time_control() is None else "+".join(
+            map(str, row.time_control()))
+        click.echo(f"{row.id:>5}  {row.status:<10} {row.starts_at:%Y-%m-%d %H:%M}  "
+                   f"{row.minutes:>4} min  {row.ruleset} {clock}  {row.name}")
+
+
+@tournament.command("cancel")
+@with_appcontext
+@click.argument("tournament_id", type=int)
+def cancel_tournament(tournament_id: int) -> None:
+    """Cancel a tournament before its end: nobody is paired any more."""
+    try:
+        services().arenas.schedule.cancel(tournament_id)
+    except ActionError as refused:
+        raise click.ClickException(refused.message) from None
+    click.echo(f"Cancelled tournament {tournament_id}.")

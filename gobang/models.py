@@ -420,3 +420,67 @@ class PuzzleRating(db.Model):
     solved: Mapped[int] = mapped_column(default=0)
     failed: Mapped[int] = mapped_column(default=0)
     rated_at: Mapped[datetime] = mapped_column(default=utcnow)
+class Tournament(db.Model):
+    """An event the host scheduled (`flask tournament create`): an arena for now. Its
+    standings are not stored: they are computed from its finished games
+    (gobang/services/arenas), so a result can never count twice."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), default="arena")
+    name: Mapped[str] = mapped_column(String(80))
+    ruleset: Mapped[str] = mapped_column(String(16))
+    # Seconds; both null: games without a clock.
+    clock_initial: Mapped[int | None]
+    clock_increment: Mapped[int | None]
+    opening: Mapped[str] = mapped_column(String(16), default="none")
+    rated: Mapped[bool] = mapped_column(default=True)
+    starts_at: Mapped[datetime] = mapped_column(index=True)
+    minutes: Mapped[int]
+    min_players: Mapped[int] = mapped_column(default=2)
+    # scheduled, running, finished or cancelled (gobang/services/arenas/arenas.py).
+    status: Mapped[str] = mapped_column(String(16), default="scheduled", index=True)
+    created_by: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def time_control(self) -> tuple[int, int] | None:
+        if self.clock_initial is None:
+            return None
+        return (self.clock_initial, self.clock_increment or 0)
+
+
+class TournamentPlayer(db.Model):
+    """A player who joined a tournament; `withdrawn` while they are out of the pairings (they
+    keep their points and may join again). `rating` is their rating in the tournament's
+    category when they first joined: the standings' tie-break."""
+
+    __tablename__ = "tournament_players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    rating: Mapped[int]
+    withdrawn: Mapped[bool] = mapped_column(default=False)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship()
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "user_id", name="uq_tournament_players_entry"),
+    )
+
+
+class TournamentGame(db.Model):
+    """A game the tournament paired. Unique per game: a game belongs to one tournament once."""
+
+    __tablename__ = "tournament_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    # Who went berserk (not offered yet: docs/tournaments.md).
+    black_berserk: Mapped[bool] = mapped_column(default=False)
+    white_berserk: Mapped[bool] = mapped_column(default=False)
+
+    game: Mapped[Game] = relationship()

@@ -287,6 +287,19 @@ _ANALYSIS_BOARD = (
     N_("White to move"),
 )
 
+_TOURNAMENT = (
+    N_("Starts in"),
+    N_("Ends in"),
+    N_("Starts soon"),
+    N_("Running"),
+    N_("Finished"),
+    N_("Cancelled"),
+    N_("On a streak: the next game counts double"),
+    N_("withdrawn"),
+    N_("Watch"),
+)
+
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
     _BOARD + _HALL + _ROOM + _ROOM_PLAY + _CHAT + _HALL_GAME + _OPENINGS + _SITE + _REPLAY
-    + _COMPUTER + _OPENING + _PUZZLES + _REPLAY_ANALYSIS + _ANALYSIS_BOARD))
+    + _COMPUTER + _OPENING + _PUZZLES + _REPLAY_ANALYSIS + _ANALYSIS_BOARD
+    + _TOURNAMENT))

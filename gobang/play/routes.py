@@ -20,16 +20,20 @@ from werkzeug.wrappers import Response
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.rules.openings import OPENINGS, OPENINGS_OF
+from gobang.services.arenas.berserk import berserk_of, link_of
+from gobang.services.arenas.schedule import RUNNING, SCHEDULED
 from gobang.services.history.players import computer_games, hall_summary
 from gobang.services.notices import ActionError
 from gobang.services.pools import clock_label, clock_name
 from gobang.services.registry import services
 from gobang.sockets.base import publish
+from gobang.vocabulary import Status
 
 bp = Blueprint("play", __name__)
 
 # A guest's page lists their latest finished games against the computer (they have no profile).
 GUEST_GAMES_SHOWN = 5
+HALL_TOURNAMENTS = 3
 
 
 def _clocks() -> list[dict[str, Any]]:
@@ -62,7 +66,9 @@ def hall() -> Response | str:
                      for pool in pools.openings]
     return render_template(
         "play/hall.html", me=current_user.stats(), clocks=_clocks(), opening_pools=opening_pools,
-        openings=_openings(), **hall_summary(current_user.id)
+        openings=_openings(), **hall_summary(current_user.id),
+        # Running first, then the next to start: a small card, drawn with the page.
+        tournaments=services().arenas.schedule.of_status(RUNNING, SCHEDULED)[:HALL_TOURNAMENTS],
     )
 
 
@@ -74,7 +80,21 @@ def room(game_id: int) -> str:
         abort(404)
     # The room's "Back to hall" says how long a player who leaves has to come back.
     return render_template("play/room.html", game_id=game_id,
-                           grace_seconds=current_app.config["FORFEIT_GRACE_SECONDS"])
+                           grace_seconds=current_app.config["FORFEIT_GRACE_SECONDS"],
+                           berserk=_berserk_offered(game_id))
+
+
+def _berserk_offered(game_id: int) -> bool:
+    """An arena's player who may still go berserk sees the button (the service refuses
+    what the page could not know: a stone placed since)."""
+    if not current_user.is_authenticated:
+        return False
+    game = db.session.get(Game, game_id)
+    link = link_of(game_id)
+    color = game.color_of(current_user.id) if game is not None else None
+    return (link is not None and color is not None and game.status != Status.FINISHED
+            and not berserk_of(link, color) and game.opening == "none"
+            and game.clock_initial_ms is not None)
 
 
 @bp.route("/computer", methods=["GET", "POST"])

@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from gobang.auth.guests import registered_required
 from gobang.extensions import db
 from gobang.models import User
+from gobang.services.arenas.view import of_player
 from gobang.services.history import players
 from gobang.services.notices import ActionError, Notice
 from gobang.services.ratings import board as boards
@@ -53,6 +54,7 @@ def profile(username: str) -> str:
                        (start, points) in rating_histories(user.id).items()},
         rank=players.rank_of(user.id),
         social=_relation_to(user),
+        tournaments=of_player(user.id),
     )
 
 

@@ -30,6 +30,11 @@ from gobang.services.analysis.service import Analyses
 from gobang.services.analysis.stored import save_analysis
 from gobang.services.analysis_board.pool import BoardEngines, BoardEngineSettings
 from gobang.services.analysis_board.service import AnalysisBoard
+from gobang.services.arenas.berserk import Berserk, bare_colours
+from gobang.services.arenas.director import Director
+from gobang.services.arenas.entries import Entries
+from gobang.services.arenas.schedule import Schedule
+from gobang.services.arenas.view import TournamentView
 from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
 from gobang.services.cluster.hall_state import redis_hall_state
@@ -185,6 +190,18 @@ class Social:
 
 
 @dataclass(frozen=True)
+class Arenas:
+    """Tournaments on the server (gobang/services/arenas/): the host's schedule, the players'
+    entries, the leader's tick, and what the pages show."""
+
+    schedule: Schedule
+    entries: Entries
+    director: Director
+    view: TournamentView
+    berserk: Berserk
+
+
+@dataclass(frozen=True)
 class Services:
     accounts: Accounts
     # Visitors' accounts for playing the computer (limited per client address).
@@ -209,13 +226,15 @@ class Services:
     puzzles: Puzzles
     # The analysis board's positions, and its engine in processes of its own.
     analysis_board: AnalysisBoard
+    arenas: Arenas
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
-        each new pairing, forfeits, flags and aborts, the computer's moves, and last the
-        hall's batched update, so that it already shows this round's changes. With several
-        processes each keeps its own games, and only the leader does the rest.
+        each new pairing, forfeits, flags and aborts, the computer's moves, the arenas' starts,
+        pairings and ends, and last the hall's batched update, so that it already shows
+        this round's changes. With several processes each keeps its own games, and only the
+        leader does the rest.
         `hall_sent`: False while the last update is still going out to this process's hall;
         the next waits for it, as the emitter waited while the update was sent inline."""
         leads = self.leadership.hold()
@@ -226,6 +245,10 @@ class Services:
         yield from self.play.timekeeper.endings()
         yield self.computer.tick()
         yield self.analysis.queue.tick()
+        if leads:
+            # Only the leader: two processes must never pair the same players. After the
+            # games' flags and aborts, which a failing arena must never hold up.
+            yield self.arenas.director.tick()
         if leads and hall_sent:
             yield self.lobby.view.flush()
 
@@ -295,6 +318,7 @@ def build_services(app: Flask) -> Services:
             BoardEngines(analysis_board_settings(cfg)),
             shared_limiter(cfg["REDIS_URL"], "analysis_board",
                            limiter(cfg["ANALYSIS_BOARD_ASKS_PER_MINUTE"], 60))),
+        arenas=_arenas(cfg, play, lobby, rng),
     )
 
 
@@ -332,6 +356,15 @@ def analysis_settings(cfg: Any) -> QueueSettings:
         retries=cfg["ANALYSIS_RETRIES"],
         seconds_per_position=cfg["ANALYSIS_SECONDS_PER_POSITION"],
         nodes_per_position=cfg["ANALYSIS_NODES_PER_POSITION"], nice=cfg["COMPUTER_NICE"])
+
+
+def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
+    now = utc_now(cfg)
+    schedule = Schedule(now)
+    return Arenas(schedule, Entries(schedule),
+                  Director(play.table, play.factory, play.homes, play.maintenance,
+                           lobby.presence.is_online, lobby.matchmaking.cancel, now, rng),
+                  TournamentView(now), Berserk(play.table))
 
 
 def utc_now(cfg: Any) -> Callable[[], datetime]:
@@ -402,7 +435,7 @@ def _play(app: Flask, stores: Stores, clock: Clock, bus: Bus, metrics: Metrics,
     maintenance = Maintenance()
     finisher = Finisher(table, clock, cfg["RATING_K"], metrics, bus)
     factory = GameFactory(table, clock, pools.default, finisher, cfg["ABORT_SECONDS"],
-                          wall=cfg.get("WALL_CLOCK") or wall)
+                          wall=cfg.get("WALL_CLOCK") or wall, bare=bare_colours)
     attendance = Attendance()
     chat = RoomChat(attendance, limiter(cfg["CHAT_MESSAGES_PER_WINDOW"],
                                         cfg["CHAT_WINDOW_SECONDS"]), table, chat_guard(cfg),

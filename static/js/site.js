@@ -16,6 +16,8 @@ if (holder && haveSocketIo()) startSite(holder);
 
 function startSite(holder) {
   const socket = connect("/site");
+  // Paired in an arena (docs/protocol.md, "Tournaments"): to the game, from any page.
+  socket.on("tournament_game", (data) => window.location.assign(`/game/${data.game_id}`));
   const attention = new Attention();
   const open = new Map();  // challenge id -> toast
 

@@ -295,3 +295,31 @@ def test_puzzles_come_empty_and_keep_one_per_game_move_and_one_try_per_player(mi
     downgrade(revision=BEFORE_PUZZLES)
     assert not {"puzzles", "puzzle_attempts", "puzzle_ratings"} & set(
         inspect(db.engine).get_table_names())
+
+
+BEFORE_TOURNAMENTS = "c7d8e9f0a1b2"
+
+
+def test_tournaments_come_empty_and_a_game_belongs_to_one_of_them(migration_app):
+    upgrade(revision=BEFORE_TOURNAMENTS)
+    fill_first_revision()  # "ann" and "bo", and their game 7
+    upgrade()
+    assert db.session.execute(text("SELECT COUNT(*) FROM tournaments")).scalar() == 0
+    db.session.execute(text(
+        "INSERT INTO tournaments (id, kind, name, ruleset, opening, rated, starts_at, minutes,"
+        " min_players, status, created_by, created_at) VALUES (1, 'arena', 'Weekly',"
+        " 'freestyle', 'none', true, :when, 60, 2, 'scheduled', 'host', :when)"),
+        {"when": WHEN})
+    db.session.execute(text(
+        "INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at)"
+        " VALUES (1, 1, 1500, false, :when)"), {"when": WHEN})
+    link = text("INSERT INTO tournament_games (tournament_id, game_id, black_berserk,"
+                " white_berserk) VALUES (1, 7, false, false)")
+    db.session.execute(link)
+    db.session.commit()
+    with pytest.raises(IntegrityError):
+        db.session.execute(link)
+    db.session.rollback()
+    downgrade(revision=BEFORE_TOURNAMENTS)
+    assert not {"tournaments", "tournament_players", "tournament_games"} & set(
+        inspect(db.engine).get_table_names())

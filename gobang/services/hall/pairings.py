@@ -53,7 +53,7 @@ class Pairings:
     def game_adopted(self, adopted: GameAdopted) -> list[Notice]:
         """The process that made a game may have died before its players heard of it."""
         live: LiveGame = adopted.live
-        return _found(live) if live.status == Status.WAITING else []
+        return match_found(live) if live.status == Status.WAITING else []
 
 
 def _announced(made: Made) -> list[Notice] | ActionError:
@@ -62,7 +62,7 @@ def _announced(made: Made) -> list[Notice] | ActionError:
     live, notices = made
     event(log, "matched", game_id=live.game_id, black=live.black.user_id,
           white=live.white.user_id)
-    return notices + _found(live)
+    return notices + match_found(live)
 
 
 def _users(ids: set[int]) -> dict[int, User]:
@@ -74,7 +74,7 @@ def _gone() -> ActionError:
     return ActionError("not_found", gettext("No player of that name is online."))
 
 
-def _found(live: LiveGame) -> list[Notice]:
+def match_found(live: LiveGame) -> list[Notice]:
     """`match_found` for both players, from the game's seats: the commit expired the users,
     and reading them is a query."""
     return [Notice("match_found", {

@@ -4,9 +4,10 @@ the unfinished ones from the database."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from flask_babel import gettext
 from sqlalchemy import select
@@ -41,6 +42,9 @@ class NewGame:
     rematch_of: int | None = None
     rated: bool = True  # False: casual (a game against the computer never is)
     opening: str = "none"  # gobang.rules.openings.OPENINGS_OF[ruleset]
+    # Another row to store with the game, in the same transaction, made from the game's id
+    # (a tournament's record of its game): both are stored or neither is.
+    linked: Callable[[int], Any] | None = None
 
 
 # A game made (with the notices its start brings), or why it was not.
@@ -49,8 +53,12 @@ Made = tuple[LiveGame, list[Notice]] | ActionError
 
 class GameFactory:
     def __init__(self, table: GameTable, clock: Clock, default_clock: TimeControl,
-                 finisher: Finisher, abort_seconds: float, wall: Clock) -> None:
+                 finisher: Finisher, abort_seconds: float, wall: Clock,
+                 bare: Callable[[int], frozenset[str]] = lambda _game_id: frozenset()) -> None:
         self.table = table
+        # The colours of a game that play without increment (an arena's berserkers), which
+        # the games table does not hold: asked when a game is brought back.
+        self.bare = bare
         self.wall = wall
         self.abort_seconds = abort_seconds
         self.clock = clock
@@ -85,15 +93,18 @@ class GameFactory:
             # The ids and the seats before the commit, which expires every loaded attribute:
             # read after it, each was a query again (three a game).
             db.session.flush()
+            links = {row.id: game.linked(row.id) for game, row in planned if game.linked}
+            db.session.add_all(links.values())
             ratings = standings_of(pair for game, _row in planned
                                    for pair in _people_in(game, self.default_clock))
             lives = [self._live(game, row, ratings) for game, row in planned]
-            by_id = self._commit(lives, [row for _game, row in planned])
+            by_id = self._commit(lives, [row for _game, row in planned], links)
             made = [by_id[live.game_id] for live in lives]
         results = iter(made)
         return [refused if refused is not None else next(results) for refused in refusals]
 
-    def _commit(self, lives: list[LiveGame], rows: list[Game]) -> dict[int, Made]:
+    def _commit(self, lives: list[LiveGame], rows: list[Game],
+                links: dict[int, Any]) -> dict[int, Made]:
         """The players are in their games in the live store before the commit, never after
         (several processes: cluster/reservations.py says why); a player busy by now refuses
         that game alone. Each game by id: started, or why not."""
@@ -104,6 +115,8 @@ class GameFactory:
             raise
         for row in rows:
             if row.id in busy:
+                if row.id in links:
+                    db.session.delete(links[row.id])
                 db.session.delete(row)
         kept = [live.game_id for live in lives if live.game_id not in busy]
         try:
@@ -173,6 +186,8 @@ class GameFactory:
         saving that move and saving the result) is finished now."""
         live = _from_row(row, self.clock(), last_alive, first_version(self.wall()))
         live.abort_seconds = self.abort_seconds
+        if live.clocks is not None:
+            live.clocks.bare = self.bare(row.id)
         self.table.add(live)
         outcome = live.rules.outcome
         if outcome is not None:

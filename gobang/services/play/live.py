@@ -45,6 +45,8 @@ class Clocks:
     increment_ms: int
     running: str | None = None
     since: float = 0.0
+    # The colours that get no increment (an arena's berserk: gobang/services/arenas/berserk.py).
+    bare: frozenset[str] = frozenset()
 
     def left(self, color: str, now: float) -> int:
         stored = self.black_ms if color == BLACK else self.white_ms
@@ -71,11 +73,20 @@ class Clocks:
     def after_move(self, mover: str, now: float, charged: bool) -> None:
         """Charge the mover (plus the increment) and start the opponent's clock."""
         if charged:
-            self._store(mover, self.left(mover, now) + self.increment_ms)
+            bonus = 0 if mover in self.bare else self.increment_ms
+            self._store(mover, self.left(mover, now) + bonus)
         self.start(opponent(mover), now)
 
     def copy(self) -> Clocks:
-        return Clocks(self.black_ms, self.white_ms, self.increment_ms, self.running, self.since)
+        return Clocks(self.black_ms, self.white_ms, self.increment_ms, self.running, self.since,
+                      self.bare)
+
+    def cut(self, color: str, ms: int, bare: bool) -> None:
+        """Take `ms` off `color`'s time, running or not, and its increment if `bare`."""
+        stored = self.black_ms if color == BLACK else self.white_ms
+        self._store(color, max(0, stored - ms))
+        if bare:
+            self.bare = self.bare | {color}
 
     def _store(self, color: str, value: int) -> None:
         if color == BLACK:

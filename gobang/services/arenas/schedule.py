@@ -1,0 +1,118 @@
+"""Creating, listing and cancelling tournaments (the host's `flask tournament` commands)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from flask_babel import gettext
+from sqlalchemy import select
+
+from gobang.extensions import db
+from gobang.models import Tournament
+from gobang.services.notices import ActionError
+from gobang.services.openings.stored import check_opening
+from gobang.services.pools import TimeControl
+from gobang.services.validation import ruleset_choice
+
+SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
+OPEN = (SCHEDULED, RUNNING)  # players may join or withdraw
+ARENA = "arena"
+NAME_LENGTH = 80
+LONGEST_MINUTES = 24 * 60
+RECENT = 10
+
+Now = Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the host asks for; checked by `Schedule.create`."""
+
+    name: str
+    ruleset: str
+    clock: TimeControl
+    minutes: int
+    starts_in_minutes: float
+    min_players: int = 2
+    rated: bool = True
+    opening: str = "none"
+
+
+def parse_clock(text: str) -> TimeControl:
+    """"180+2" (seconds + seconds a move) or "none"."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        initial, increment = (int(part) for part in text.split("+"))
+    except ValueError:
+        raise ActionError("bad_request", gettext(
+            "A clock is written as seconds+increment, such as 180+2, or none.")) from None
+    if initial <= 0 or increment < 0:
+        raise ActionError("bad_request", gettext(
+            "A clock needs some initial time and an increment of 0 or more."))
+    return (initial, increment)
+
+
+def ends_at(tournament: Tournament) -> datetime:
+    return tournament.starts_at + timedelta(minutes=tournament.minutes)
+
+
+class Schedule:
+    def __init__(self, now: Now) -> None:
+        self.now = now
+
+    def create(self, plan: Plan, created_by: str) -> Tournament:
+        _check(plan)
+        tournament = Tournament(
+            kind=ARENA, name=plan.name.strip(), ruleset=plan.ruleset,
+            clock_initial=plan.clock[0] if plan.clock else None,
+            clock_increment=plan.clock[1] if plan.clock else None, opening=plan.opening,
+            rated=plan.rated, starts_at=self.now() + timedelta(minutes=plan.starts_in_minutes),
+            minutes=plan.minutes, min_players=plan.min_players, status=SCHEDULED,
+            created_by=created_by, created_at=self.now())
+        db.session.add(tournament)
+        db.session.commit()
+        return tournament
+
+    def get(self, tournament_id: int) -> Tournament:
+        tournament = db.session.get(Tournament, tournament_id)
+        if tournament is None:
+            raise ActionError("not_found", gettext("There is no tournament with that id."))
+        return tournament
+
+    def cancel(self, tournament_id: int) -> Tournament:
+        """Only before it ends; games in play are played out (they count for nobody's table
+        any more, but ratings change as for any rated game)."""
+        tournament = self.get(tournament_id)
+        if tournament.status not in OPEN:
+            raise ActionError("conflict", gettext("That tournament is already over."))
+        tournament.status = CANCELLED
+        db.session.commit()
+        return tournament
+
+    def of_status(self, *statuses: str) -> list[Tournament]:
+        return list(db.session.scalars(select(Tournament).where(
+            Tournament.status.in_(statuses)).order_by(Tournament.starts_at, Tournament.id)))
+
+    def recent(self, limit: int = RECENT) -> list[Tournament]:
+        return list(db.session.scalars(select(Tournament).where(
+            Tournament.status.in_((FINISHED, CANCELLED))).order_by(
+            Tournament.starts_at.desc(), Tournament.id.desc()).limit(limit)))
+
+
+def _check(plan: Plan) -> None:
+    name = plan.name.strip()
+    if not name or len(name) > NAME_LENGTH:
+        raise ActionError("bad_request", gettext(
+            "A tournament's name has 1 to %(count)d characters.", count=NAME_LENGTH))
+    ruleset_choice(plan.ruleset)
+    check_opening(plan.ruleset, plan.opening)
+    if not 1 <= plan.minutes <= LONGEST_MINUTES:
+        raise ActionError("bad_request", gettext(
+            "A tournament lasts 1 to %(count)d minutes.", count=LONGEST_MINUTES))
+    if plan.starts_in_minutes < 0:
+        raise ActionError("bad_request", gettext("A tournament cannot start in the past."))
+    if plan.min_players < 2:
+        raise ActionError("bad_request", gettext("A tournament needs at least 2 players."))

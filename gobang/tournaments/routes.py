@@ -1,0 +1,132 @@
+"""Tournament pages: the list, an arena's page with its live standings, joining and
+withdrawing, and `GET /api/tournaments/<id>`, which the page polls (docs/protocol.md,
+"Tournaments"). Thin: gobang/services/arenas does the work."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from gobang.auth.guests import registered_required
+from gobang.models import Tournament, User
+from gobang.moderation.routes import moderator_required
+from gobang.rules.openings import OPENINGS
+from gobang.services.arenas.schedule import OPEN, RUNNING, SCHEDULED, Plan, parse_clock
+from gobang.services.notices import ActionError
+from gobang.services.registry import services
+
+bp = Blueprint("tournaments", __name__)
+
+# What the form starts with: an hour of blitz, an hour from now.
+FORM_DEFAULTS = {"name": "", "ruleset": "freestyle", "clock": "180+2", "minutes": "60",
+                 "starts_in": "60", "min_players": "2", "rated": "on", "opening": "none"}
+
+
+def _viewer() -> User | None:
+    return current_user if current_user.is_authenticated else None
+
+
+def _found(tournament_id: int) -> Tournament:
+    try:
+        return services().arenas.schedule.get(tournament_id)
+    except ActionError:
+        abort(404)
+
+
+@bp.route("/tournaments")
+def index() -> str:
+    schedule = services().arenas.schedule
+    return render_template("tournaments/index.html", running=schedule.of_status(RUNNING),
+                           upcoming=schedule.of_status(SCHEDULED), recent=schedule.recent())
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"])
+@moderator_required
+def new() -> Response | str | tuple[str, int]:
+    """Moderators schedule an arena here as the host does with `flask tournament create`."""
+    values = ({**FORM_DEFAULTS, "rated": "", **request.form} if request.method == "POST"
+              else FORM_DEFAULTS)
+    if request.method == "POST":
+        try:
+            made = services().arenas.schedule.create(_plan(request.form),
+                                                     current_user.username)
+        except ActionError as refused:
+            flash(refused.message, "error")
+            return render_template("tournaments/new.html", values=values,
+                                   openings=OPENINGS), 400
+        return redirect(url_for("tournaments.page", tournament_id=made.id))
+    return render_template("tournaments/new.html", values=values, openings=OPENINGS)
+
+
+def _plan(form: dict[str, str]) -> Plan:
+    try:
+        numbers = [int(form.get(key, "")) for key in ("minutes", "min_players")]
+        starts_in = float(form.get("starts_in", ""))
+    except ValueError:
+        raise ActionError("bad_request", gettext(
+            "Minutes, the start and the minimum of players are numbers.")) from None
+    return Plan(form.get("name", ""), form.get("ruleset", ""),
+                parse_clock(form.get("clock", "")), numbers[0], starts_in, numbers[1],
+                rated=form.get("rated") == "on", opening=form.get("opening", "none"))
+
+
+@bp.route("/tournaments/<int:tournament_id>")
+def page(tournament_id: int) -> str:
+    tournament = _found(tournament_id)
+    summary = services().arenas.view.summary(tournament, _viewer())
+    return render_template("tournaments/page.html", tournament=tournament, summary=summary,
+                           is_open=tournament.status in OPEN)
+
+
+@bp.route("/api/tournaments/<int:tournament_id>")
+def summary(tournament_id: int) -> Response | tuple[Response, int]:
+    try:
+        tournament = services().arenas.schedule.get(tournament_id)
+    except ActionError as refused:
+        return jsonify(error=refused.code, message=refused.message), 404
+    return jsonify(services().arenas.view.summary(tournament, _viewer()))
+
+
+@bp.route("/tournaments/<int:tournament_id>/join", methods=["POST"])
+@registered_required
+def join(tournament_id: int) -> Response:
+    return _act(tournament_id, lambda: services().arenas.entries.join(current_user,
+                                                                      tournament_id),
+                gettext("You joined: you will be paired as soon as someone is free."))
+
+
+@bp.route("/tournaments/<int:tournament_id>/withdraw", methods=["POST"])
+@registered_required
+def withdraw(tournament_id: int) -> Response:
+    return _act(tournament_id, lambda: services().arenas.entries.withdraw(current_user,
+                                                                          tournament_id),
+                gettext("You withdrew: you will not be paired again unless you join."))
+
+
+@bp.route("/tournaments/games/<int:game_id>/berserk", methods=["POST"])
+@registered_required
+def berserk(game_id: int) -> Response:
+    """From the room of an arena's game (a form: the page reloads with the halved clock)."""
+    try:
+        services().arenas.berserk.go(current_user, game_id)
+    except ActionError as refused:
+        flash(refused.message, "error")
+    else:
+        flash(gettext("Berserk: half your time and no increment, a point more for a win."),
+              "info")
+    return redirect(url_for("play.room", game_id=game_id))
+
+
+def _act(tournament_id: int, action: Callable[[], object], done: str) -> Response:
+    _found(tournament_id)
+    try:
+        action()
+    except ActionError as refused:
+        flash(refused.message, "error")
+    else:
+        flash(done, "info")
+    return redirect(url_for("tournaments.page", tournament_id=tournament_id))
