@@ -148,11 +148,19 @@ def _defenceless(pos: Position, side: int, budget: Budget) -> bool:
     """Whether the opponent's four or open three (just played) goes on to a forced win
     whatever the side to move does: how a move that keeps a forced win is told from one
     that lets it go."""
-    other = 3 - side
-    for depth, threes, share in ((VCF_DEPTH, False, VCF_SHARE), (VCT_DEPTH, True, VCT_SHARE)):
+    return still_wins(pos, 3 - side, budget,
+                      ((VCF_DEPTH, False, VCF_SHARE), (VCT_DEPTH, True, VCT_SHARE)))
+
+
+def still_wins(pos: Position, attacker: int, budget: Budget,
+               tries: Sequence[tuple[int, bool, float]]) -> bool:
+    """Whether every defence of the side to move loses to `attacker`'s threats: each try is
+    (depth, open threes count as threats, share of `budget`), tried in turn until one
+    proves it. A try that runs out of its share proves nothing."""
+    for depth, threes, share in tries:
         sub = budget.share(share)
         try:
-            if ThreatSearch(pos, sub).still_wins(other, depth, threes):
+            if ThreatSearch(pos, sub).still_wins(attacker, depth, threes):
                 return True
         except OutOfBudget:
             pass

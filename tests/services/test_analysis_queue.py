@@ -261,31 +261,21 @@ def run_until_stored(queue: AnalysisQueue, game_id: int) -> None:
         queue.tick()
 
 
-def test_a_request_waiting_when_its_process_stops_is_analysed_by_the_next(env, game_of,
-                                                                          clock):
+@pytest.mark.parametrize("under_way", [False, True])
+def test_a_request_left_by_a_stopped_process_is_analysed_once_by_the_next(env, game_of, clock,
+                                                                          under_way):
     black, _, game_id = game_of(FORTY_MOVES[:10])
     wall = Wall()
     first = process_queue("first", wall, clock)
     first.request(game_id, black)
-    first.close()
-    after = process_queue("after", wall, clock)
-    run_until_stored(after, game_id)
-    assert after.state(game_id).status == "none"  # answered: nothing left pending
-
-
-def test_an_analysis_under_way_when_its_process_stops_is_handed_back_whole(env, game_of,
-                                                                          clock):
-    black, _, game_id = game_of(FORTY_MOVES[:10])
-    wall = Wall()
-    first = process_queue("first", wall, clock)
-    first.request(game_id, black)
-    first.tick()
-    assert first.state(game_id).status == "running"
+    if under_way:
+        first.tick()
+        assert first.state(game_id).status == "running"
     first.close()
     assert first.state(game_id).status == "queued"
     after = process_queue("after", wall, clock)
     run_until_stored(after, game_id)
-    assert stored_rows(game_id) == 1
+    assert (stored_rows(game_id), after.state(game_id).status) == (1, "none")
 
 
 def test_a_crashed_processs_analysis_is_taken_up_once_its_lease_runs_out(env, game_of,

@@ -60,8 +60,10 @@ class GameHomes:
         if not self.shared or self.table.get(game_id) is not None:
             return
         self.table.check_not_elsewhere(game_id)
-        if _finished(game_id):
-            return  # read from the database, played by nobody: nothing to adopt or wait for
+        if _status(game_id) in (None, Status.FINISHED):
+            # No such game (the join answers not_found), or one read from the database and
+            # played by nobody: nothing to adopt, nor to wait for while Redis is young.
+            return
         if not self.directory.settled():
             # Redis restarted empty a moment ago: the processes that play their games have
             # not yet taken their leases again, and a game taken now would be played twice.
@@ -192,9 +194,8 @@ class GameHomes:
             return live
 
 
-def _finished(game_id: int) -> bool:
-    status = db.session.scalar(select(Game.status).where(Game.id == game_id))
-    return status == Status.FINISHED
+def _status(game_id: int) -> str | None:
+    return db.session.scalar(select(Game.status).where(Game.id == game_id))
 
 
 class KeyedLocks:

@@ -8,10 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gobang.ai.budget import Budget, OutOfBudget
-from gobang.ai.evaluation import VCF_DEPTH, VCT_DEPTH, ForcedWin, evaluate, forced_win
+from gobang.ai.budget import Budget
+from gobang.ai.evaluation import (
+    VCF_DEPTH,
+    VCT_DEPTH,
+    ForcedWin,
+    evaluate,
+    forced_win,
+    still_wins,
+)
 from gobang.ai.position import BLACK, WHITE, Position
-from gobang.ai.threats import ThreatSearch
 from gobang.rules import SIZE, Game, IllegalMove
 from gobang.rules.errors import ForbiddenMove
 
@@ -97,16 +103,8 @@ def _still_wins(pos: Position, attacker: int, budget: Budget, threes: bool) -> b
     """Whether every defence loses: by fours alone, then (a VCT puzzle) with threes too.
     Half the budget for the search, the rest left for the reply."""
     tries = ((VCF_DEPTH, False), (VCT_DEPTH, True)) if threes else ((VCF_DEPTH, False),)
-    for depth, with_threes in tries:
-        sub = budget.share(0.5 / len(tries))
-        try:
-            if ThreatSearch(pos, sub).still_wins(attacker, depth, with_threes):
-                return True
-        except OutOfBudget:
-            pass
-        finally:
-            budget.spend(sub)
-    return False
+    return still_wins(pos, attacker, budget,
+                      [(depth, with_threes, 0.5 / len(tries)) for depth, with_threes in tries])
 
 
 def _defence(pos: Position, budget: Budget, clock: Callable[[], float]) -> Point:
