@@ -116,3 +116,20 @@ def test_show_forbidden_points_is_one_setting_in_settings_and_in_the_room(browse
     assert save_from_the_room(ann, "forbidden-toggle")["forbidden"] is False
     open_settings(ann)
     expect(ann.get_by_test_id("pref-forbidden")).not_to_be_checked()
+
+
+def test_the_computer_is_played_from_the_hall_when_pressed_before_its_script_runs(
+        browser_player, live_server):
+    """A press before the hall's script has taken the form over posts it to /computer: the
+    game starts as chosen (it was a GET of /hall that dropped the choices: a CI run's test
+    above, on a busy machine, found no forbidden-points switch in the room)."""
+    ann = browser_player("ann")
+    held = []
+    # The hall's script never arrives: the route is held, not answered.
+    ann.route(lambda url: "/static/js/hall.js" in url, lambda route: held.append(route))
+    ann.goto(f"{live_server.url}/hall", wait_until="commit")
+    ann.get_by_test_id("computer-ruleset").select_option("renju")
+    ann.get_by_test_id("computer-color").select_option("black")
+    ann.get_by_test_id("computer-button").click()
+    ann.wait_for_url(re.compile(r".*/game/\d+$"))
+    expect(ann.get_by_test_id("forbidden-toggle")).to_be_visible()
