@@ -12,7 +12,7 @@ from gobang.ai.evaluation import analyse_game
 from gobang.services.analysis.stored import save_analysis
 from tests.support.analysis import FORTY_MOVES, MISSED_VCF
 from tests.support.forms import csrf_token, register
-from tests.support.games import add_user, finish_game, start_game, user_id
+from tests.support.games import add_user, finish_game, start_game
 
 KEYS = {"game_id", "status", "position", "progress", "analysis", "can_request"}
 
@@ -30,12 +30,6 @@ def page_token(client, page: str) -> str:
 def post(client, game_id: int, page: str = "/hall"):
     token = page_token(client, page)
     return client.post(f"/api/games/{game_id}/analysis", headers={"X-CSRFToken": token})
-
-
-@pytest.fixture
-def players(app, client) -> tuple[int, int]:
-    register(client, "alice")  # logged in as alice, black in `game`
-    return user_id(app, "alice"), add_user(app, "bob")
 
 
 @pytest.fixture

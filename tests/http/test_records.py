@@ -8,8 +8,7 @@ import re
 import pytest
 
 from gobang.rules import from_notation
-from tests.support.forms import register
-from tests.support.games import BLACK_FIVE, add_user, finish_game, start_game, user_id
+from tests.support.games import BLACK_FIVE, finish_game, start_game
 from tests.support.html import by_testid, text
 
 # Every corner and the centre, so a swapped x and y or an off-by-one cannot round-trip.
@@ -45,17 +44,6 @@ def parse_psq(body: str) -> tuple[tuple[int, ...], list[tuple[int, int]], list[i
         times.append(spent)
         index += 1
     return tuple(int(n) for n in header.groups()), moves, times, lines[index:]
-
-
-@pytest.fixture
-def players(app, client) -> tuple[int, int]:
-    register(client, "alice")
-    return user_id(app, "alice"), add_user(app, "bob")
-
-
-@pytest.fixture
-def won_game(app, players) -> int:
-    return finish_game(app, *players, "black", "five")
 
 
 # ---------- replay page ----------

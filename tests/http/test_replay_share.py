@@ -13,23 +13,11 @@ from PIL import Image
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.services.history.board_image import PIXELS, VIEW
-from tests.support.forms import register
-from tests.support.games import BLACK_FIVE, add_user, finish_game, start_game, user_id
+from tests.support.games import BLACK_FIVE, finish_game, start_game
 from tests.support.html import by_testid, metas, text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WOOD = (220, 176, 107)
-
-
-@pytest.fixture
-def players(app, client) -> tuple[int, int]:
-    register(client, "alice")
-    return user_id(app, "alice"), add_user(app, "bob")
-
-
-@pytest.fixture
-def won_game(app, players) -> int:
-    return finish_game(app, *players, "black", "five")
 
 
 def set_game(app, game_id: int, **columns: object) -> None:
