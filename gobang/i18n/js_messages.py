@@ -215,6 +215,7 @@ _REPLAY_ANALYSIS = (
     N_("Black's chances: {before}% → {after}%"),
     N_("Missed a VCF: {line}"),
     N_("Missed a VCT: {line}"),
+    N_("move {n} of the missed win"),
     N_("Start: black's chances {chance}%"),
     N_("Move {n}, {point}: black's chances {chance}%"),
     N_("Move {n}, {point}: black's chances {chance}%, {label}"),

@@ -14,6 +14,8 @@
  *   board.setSpots([[6, 8]], "offered");  // an opening's offered ("offered") or marked ("chosen") points
  *   board.setSpots([[6, 8]], "best");     // the engine's best move (the replay's analysis and
  *                                         // the analysis board), named as such
+ *   board.setLine([[7, 8], [7, 9]], "black");  // moves to come (the replay's missed win):
+ *                                         // numbered ghost stones, colours alternating
  *
  * The grid and labels are one SVG with a viewBox (crisp at any size); the points are a CSS grid
  * of real <button>s laid over it, so clicks, focus and screen readers work without extra code.
@@ -126,6 +128,7 @@ export class GobangBoard {
     this.winIndexes = new Set();
     this.marks = new Set();
     this.spots = new Map();  // index -> a SPOTS kind
+    this.line = new Map();  // index -> {n, color}: a line of moves to come, as ghost stones
     this.focusIndex = 7 * SIZE + 7;
     this.build();
   }
@@ -217,6 +220,15 @@ export class GobangBoard {
     this.refreshAll();
   }
 
+  /** Numbered ghost stones on the line's empty points, the first of `firstColor`; a point a
+   * stone holds already keeps its stone (the line is told in words beside the board too). */
+  setLine(points, firstColor) {
+    const second = firstColor === "black" ? "white" : "black";
+    this.line = new Map((points || []).map(([row, col], i) => [
+      row * SIZE + col, {n: i + 1, color: i % 2 === 0 ? firstColor : second}]));
+    this.refreshAll();
+  }
+
   setInteractive(on, color) {
     this.interactive = Boolean(on);
     if (!this.interactive) this.pendingIndex = -1;
@@ -288,8 +300,16 @@ export class GobangBoard {
     btn.classList.toggle("marked", !stone && this.marks.has(index));
     for (const kind of Object.keys(SPOTS)) btn.classList.toggle(kind, !stone && this.spots.get(index) === kind);
     btn.setAttribute("aria-disabled", String(!this.interactive || Boolean(stone)));
+    const ghost = stone ? null : this.line.get(index);
+    btn.classList.toggle("line", Boolean(ghost));
+    if (ghost) {
+      btn.dataset.line = ghost.color;
+      btn.setAttribute("aria-description", t("move {n} of the missed win", {n: ghost.n}));
+    } else {
+      delete btn.dataset.line;
+    }
     const number = stone && this.showNumbers ? String(stone.n) : "";
-    btn.textContent = number;
+    btn.textContent = number || (ghost ? String(ghost.n) : "");
     // The name holds what the point shows: its notation, and the move's number when shown.
     const name = notation(Number(btn.dataset.row), Number(btn.dataset.col));
     const spot = stone ? null : this.spots.get(index);

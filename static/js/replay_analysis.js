@@ -224,6 +224,9 @@ export class ReplayAnalysis {
     ui.chances.textContent = move ? t("Black's chances: {before}% → {after}%",
       {before: percent(move.before), after: percent(move.after)}) : "";
     ui.missed.textContent = move && move.missed_win ? this.missed(move.missed_win) : "";
+    // The missed win's line on the board too, from the mover's colour.
+    this.board.setLine(move && move.missed_win ? move.missed_win.line : [],
+      move ? move.color : "black");
   }
 
   verdict(move) {

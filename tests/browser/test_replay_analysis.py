@@ -234,8 +234,8 @@ def test_a_spectator_who_may_not_ask_is_offered_nothing(live_server, browser_pla
     expect(page.get_by_test_id("analysis-request")).to_be_hidden()
 
 
-def test_a_missed_vcf_is_labelled_a_blunder(live_server, new_page, blunder_game,
-                                            replay_errors):
+def test_a_missed_vcf_is_labelled_a_blunder_and_its_line_drawn(live_server, new_page,
+                                                               blunder_game, replay_errors):
     game_id, black = blunder_game
     found = analysed(live_server, black, game_id)
     assert found["moves"][BLUNDER - 1]["label"] == "blunder"
@@ -250,6 +250,19 @@ def test_a_missed_vcf_is_labelled_a_blunder(live_server, new_page, blunder_game,
     expect(page.get_by_test_id("analysis-missed")).to_have_text(f"Missed a VCF: {VCF_LINE}")
     expect(page.get_by_test_id("summary-black-blunder")).to_have_text(
         str(found["players"]["black"]["blunder"]))
+    # The line on the board: numbered ghost stones from black's, the mover's, colour.
+    ghosts = page.locator("#board .point.line")
+    expect(ghosts).to_have_count(len(VCF_LINE.split()))
+    drawn = {(ghost.get_attribute("aria-label"), ghost.text_content(),
+              ghost.get_attribute("data-line"), ghost.get_attribute("aria-description"))
+             for ghost in ghosts.all()}
+    colours = ("black", "white")
+    assert drawn == {
+        (f"{point}, the engine's best move" if point == BEST_POINT else point, str(n),
+         colours[(n - 1) % 2], f"move {n} of the missed win")
+        for n, point in enumerate(VCF_LINE.split(), start=1)}
+    page.get_by_test_id(f"move-{BLUNDER + 1}").click()  # a move without a missed win
+    expect(ghosts).to_have_count(0)
 
 
 def test_clicking_a_graph_point_goes_to_that_move_and_draws_the_best_move(
