@@ -93,6 +93,9 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            _foreign_keys(connection, False)
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
@@ -101,6 +104,27 @@ def run_migrations_online():
 
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            _check_foreign_keys(connection)
+            _foreign_keys(connection, True)
+
+
+def _foreign_keys(connection, on):
+    """The server turns SQLite's foreign keys on for every connection (gobang/database.py).
+    A batch migration alters a column by copying the table and dropping the old one, and
+    with the keys on that drop fails once other rows refer to the table. SQLite's own
+    procedure for altering a table: keys off, outside any transaction (the pragma is ignored
+    inside one), the work, a check, keys on again."""
+    connection.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+    connection.commit()
+
+
+def _check_foreign_keys(connection):
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    connection.commit()
+    if broken:
+        raise RuntimeError(f"the migrations left rows whose foreign keys point nowhere: "
+                           f"{broken[:5]}")
 
 
 if context.is_offline_mode():

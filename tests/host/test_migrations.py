@@ -14,7 +14,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from gobang import ROOT
@@ -77,6 +77,21 @@ def test_upgrade_from_the_first_revision_keeps_the_data(migration_app):
     moves = db.session.execute(text(
         "SELECT number, row, color FROM moves WHERE game_id = 7 ORDER BY number")).all()
     assert [tuple(m) for m in moves] == [(1, 1, "black"), (2, 2, "white"), (3, 3, "black")]
+
+
+def test_upgrade_keeps_the_data_with_foreign_keys_enforced(migration_app):
+    """As the server migrates at start-up: SQLite with foreign keys on for every connection
+    (gobang/database.py). A migration that rebuilds a table others refer to (SQLite's way of
+    altering a column) must not trip over the rows that refer to it."""
+    if db.engine.dialect.name == "sqlite":
+        event.listen(db.engine, "connect",
+                     lambda connection, _record: connection.execute("PRAGMA foreign_keys=ON"))
+    upgrade(revision=FIRST_REVISION)
+    fill_first_revision()
+    upgrade()
+    assert db.session.execute(text("SELECT count(*) FROM moves WHERE game_id = 7")).scalar() == 3
+    if db.engine.dialect.name == "sqlite":  # and they are on again for what comes next
+        assert db.session.execute(text("PRAGMA foreign_keys")).scalar() == 1
 
 
 def test_head_has_the_admin_tables(migration_app):
