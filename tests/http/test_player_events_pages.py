@@ -112,6 +112,7 @@ def test_a_muted_player_is_refused_on_the_page(app, client):
 
 def test_a_moderator_is_not_held_to_the_players_limits(app, client):
     moderator(app, client)
+    assert not by_testid(client.get("/tournaments/new").get_data(as_text=True), "player-limits")
     for name in ("One", "Two"):
         assert create(client, name=name, starts_in="0", minutes="600").status_code == 302
     assert created(app) == [("One", "mona", False), ("Two", "mona", False)]
