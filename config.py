@@ -37,6 +37,13 @@ class Config:
     # looks through them as its players come and go).
     FOLLOWS_AT_MOST: int = 500
     BLOCKS_AT_MOST: int = 500
+    # Tournaments created by players (docs/tournaments.md, "Players' events"): whether a
+    # registered player may create an arena from /tournaments/new (moderators always may,
+    # without limits), and how many each may create in 24 hours (at most one of them upcoming
+    # at a time). Off by default: each such event is public text and a call on everyone's
+    # time, for the host's moderators to look after.
+    PLAYER_TOURNAMENTS: bool = False
+    TOURNAMENTS_PER_DAY: int = 3
     # Guest accounts ("Play the computer as a guest") made per client address per hour; 0
     # offers no guest play. Watching games needs no account whatever this says.
     GUESTS_PER_HOUR_PER_ADDRESS: int = 10

@@ -163,10 +163,11 @@ def _register_blueprints(app: Flask) -> None:
     from gobang.puzzles.routes import bp as puzzles_bp
     from gobang.records.routes import bp as records_bp
     from gobang.security_headers import install as install_headers
+    from gobang.tournaments.events import bp as tournament_events_bp
     from gobang.tournaments.routes import bp as tournaments_bp
 
     for blueprint in (auth_bp, play_bp, players_bp, records_bp, api_bp, i18n_bp, metrics_bp,
                       moderation_bp, puzzles_bp, analysis_board_bp, tournaments_bp,
-                      errors_bp):
+                      tournament_events_bp, errors_bp):
         app.register_blueprint(blueprint)
     install_headers(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false, true
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false, text, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from gobang.extensions import db
@@ -420,6 +420,10 @@ class PuzzleRating(db.Model):
     solved: Mapped[int] = mapped_column(default=0)
     failed: Mapped[int] = mapped_column(default=0)
     rated_at: Mapped[datetime] = mapped_column(default=utcnow)
+# The rows the partial unique index on tournaments.created_by_id covers (migration f5a6b7c8d9e0).
+UPCOMING_OF_PLAYER = "status = 'scheduled' AND by_player"
+
+
 class Tournament(db.Model):
     """An event the host scheduled (`flask tournament create`): an arena for now. Its
     standings are not stored: they are computed from its finished games
@@ -443,11 +447,30 @@ class Tournament(db.Model):
     status: Mapped[str] = mapped_column(String(16), default="scheduled", index=True)
     created_by: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The account that created it, whatever it is called now; None for the host's
+    # `flask tournament create`.
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    # Created by a player under the host's limits (gobang/services/player_events): at most
+    # one such event of a player's is scheduled at a time, which the partial unique index
+    # below holds even against two requests at once.
+    by_player: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+    creator: Mapped[User | None] = relationship()
+
+    __table_args__ = (
+        Index("uq_tournaments_player_upcoming", "created_by_id", unique=True,
+              sqlite_where=text(UPCOMING_OF_PLAYER), postgresql_where=text(UPCOMING_OF_PLAYER)),
+    )
 
     def time_control(self) -> tuple[int, int] | None:
         if self.clock_initial is None:
             return None
         return (self.clock_initial, self.clock_increment or 0)
+
+    @property
+    def creator_name(self) -> str:
+        """Who created it as they are called now (the host's events: the name stored)."""
+        return self.creator.username if self.creator is not None else self.created_by
 
 
 class TournamentPlayer(db.Model):
@@ -484,3 +507,19 @@ class TournamentGame(db.Model):
     white_berserk: Mapped[bool] = mapped_column(default=False)
 
     game: Mapped[Game] = relationship()
+
+
+class TournamentChatLine(db.Model):
+    """A line of an event's chat (gobang/services/player_events/chat.py): kept in the
+    database so that every process serves the same lines and a reload shows them again."""
+
+    __tablename__ = "tournament_chat_lines"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    # An event's newest lines, and those after a reader's cursor, read by this index alone.
+    __table_args__ = (Index("ix_tournament_chat_lines_tournament_id_id", "tournament_id", "id"),)

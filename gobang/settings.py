@@ -91,7 +91,7 @@ AT_LEAST = {"HALL_EVENTS_AT_ONCE": 1, "READY_SOCKETS_PER_POLL": 0,
             "ANALYSIS_NODES_PER_POSITION": 100, "PUZZLE_VERIFY_NODES": 100,
             "PUZZLE_JUDGE_NODES": 100, "PUZZLE_HARVEST_BATCH": 1,
             "ANALYSIS_BOARD_AT_ONCE": 1, "ANALYSIS_BOARD_NODES": 100,
-            "ANALYSIS_BOARD_ASKS_PER_MINUTE": 1}
+            "ANALYSIS_BOARD_ASKS_PER_MINUTE": 1, "TOURNAMENTS_PER_DAY": 1}
 # Settings whose value above this would hold a request's CPU for seconds.
 AT_MOST = {"PUZZLE_VERIFY_NODES": 100_000, "PUZZLE_JUDGE_NODES": 100_000,
            "PUZZLE_HARVEST_BATCH": 50}
@@ -107,10 +107,14 @@ def refuse_out_of_range(config: Mapping[str, Any]) -> None:
     problems += [f"{name} must be a number of seconds above 0, not {config[name]!r}"
                  for name in ABOVE_ZERO_SECONDS
                  if name in config and not _above_zero(config[name])]
+    problems += [f"{name} must be true or false, not {config[name]!r}"
+                 for name in BOOLEANS if name in config and type(config[name]) is not bool]
     if problems:
         raise SettingsRefused("; ".join(problems))
 
 
+# Switches an instance/config.py might set to a string ("no" would read as on).
+BOOLEANS = ("PLAYER_TOURNAMENTS",)
 # Seconds that must be a finite number above 0: 0 or less would close every request at once,
 # infinity (or NaN) none.
 ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS", "ANALYSIS_SECONDS_PER_POSITION",

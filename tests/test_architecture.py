@@ -33,6 +33,10 @@ def test_the_project_keeps_its_import_contracts() -> None:
     ("gobang/services/hall/chat.py", "import flask_socketio", "Services never"),
     ("gobang/models.py", "import gobang.sockets.base", "Layers"),
     ("gobang/services/tournaments/swiss.py", "import gobang.models", "Tournaments' rules"),
+    ("gobang/services/arenas/view.py", "import gobang.services.player_events.chat",
+     "Players' events (creating"),
+    ("gobang/services/player_events/chat.py", "import gobang.services.registry",
+     "Players' events ask"),
 ])
 def test_an_import_against_the_layers_is_caught(tmp_path: Path, module: str, bad_import: str,
                                                 contract: str) -> None:

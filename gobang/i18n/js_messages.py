@@ -298,6 +298,7 @@ _TOURNAMENT = (
     N_("On a streak: the next game counts double"),
     N_("withdrawn"),
     N_("Watch"),
+    N_("Not sent: try again in a moment."),
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(

@@ -85,6 +85,8 @@ from gobang.services.play.seating import Seating
 from gobang.services.play.table import GameTable
 from gobang.services.play.takebacks import TakeBacks
 from gobang.services.play.timekeeper import Timekeeper
+from gobang.services.player_events.chat import EventChat
+from gobang.services.player_events.hosting import Hosting, HostRules
 from gobang.services.pools import Pools
 from gobang.services.puzzles.harvest import inline
 from gobang.services.puzzles.judge import Budgets
@@ -202,6 +204,15 @@ class Arenas:
 
 
 @dataclass(frozen=True)
+class PlayerEvents:
+    """Tournaments created by players, cancelling them, and each event's chat
+    (gobang/services/player_events/)."""
+
+    hosting: Hosting
+    chat: EventChat
+
+
+@dataclass(frozen=True)
 class Services:
     accounts: Accounts
     # Visitors' accounts for playing the computer (limited per client address).
@@ -227,6 +238,7 @@ class Services:
     # The analysis board's positions, and its engine in processes of its own.
     analysis_board: AnalysisBoard
     arenas: Arenas
+    player_events: PlayerEvents
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
@@ -298,6 +310,9 @@ def build_services(app: Flask) -> Services:
     bus.subscribe(PlayerAway, lobby.presence.player_away)
     bus.subscribe(GameAdopted, lobby.pairings.game_adopted)
     guests_per_hour = cfg["GUESTS_PER_HOUR_PER_ADDRESS"]
+    moderation = Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
+                            ModeratorDesk(accounts, utc_now(cfg)))
+    arenas = _arenas(cfg, play, lobby, rng)
     return Services(
         accounts=accounts,
         guests=Guests(shared_limiter(cfg["REDIS_URL"], "guests", limiter(guests_per_hour, 3600)),
@@ -309,8 +324,7 @@ def build_services(app: Flask) -> Services:
         admin=AdminDesk(clock, store, lobby.hall, play.maintenance, play.table, play.finisher,
                         cfg["ADMIN_POLL_SECONDS"]),
         metrics=metrics, leadership=Leadership(leases),
-        moderation=Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
-                              ModeratorDesk(accounts, utc_now(cfg))),
+        moderation=moderation,
         social=social,
         analysis=Analyses(_analysis_queue(cfg, clock), cfg["ANALYSIS_BY_SPECTATORS"]),
         puzzles=puzzles(cfg, clock, rng),
@@ -318,7 +332,9 @@ def build_services(app: Flask) -> Services:
             BoardEngines(analysis_board_settings(cfg)),
             shared_limiter(cfg["REDIS_URL"], "analysis_board",
                            limiter(cfg["ANALYSIS_BOARD_ASKS_PER_MINUTE"], 60))),
-        arenas=_arenas(cfg, play, lobby, rng),
+        arenas=arenas,
+        player_events=_player_events(cfg, arenas.schedule, moderation.desk, social.blocks,
+                                     limiter),
     )
 
 
@@ -365,6 +381,19 @@ def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
                   Director(play.table, play.factory, play.homes, play.maintenance,
                            lobby.presence.is_online, lobby.matchmaking.cancel, now, rng),
                   TournamentView(now), Berserk(play.table))
+
+
+def _player_events(cfg: Any, schedule: Schedule, desk: ModeratorDesk, blocks: Blocks,
+                   limiter: Callable[[int, float], RateLimiter]) -> PlayerEvents:
+    """An event's chat is written through HTTP, which any process may answer: its rate limit
+    is counted in Redis when there is one."""
+    now = utc_now(cfg)
+    chat_limiter = shared_limiter(cfg["REDIS_URL"], "event_chat", limiter(
+        cfg["CHAT_MESSAGES_PER_WINDOW"], cfg["CHAT_WINDOW_SECONDS"]))
+    return PlayerEvents(
+        Hosting(schedule, HostRules(cfg["PLAYER_TOURNAMENTS"], cfg["TOURNAMENTS_PER_DAY"]),
+                chat_guard(cfg), desk, now),
+        EventChat(schedule, chat_limiter, chat_guard(cfg), blocks, now))
 
 
 def utc_now(cfg: Any) -> Callable[[], datetime]:

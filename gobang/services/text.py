@@ -8,7 +8,7 @@ from typing import Any
 from flask_babel import gettext
 
 from gobang.services.notices import ActionError
-from gobang.services.ratelimit import RateLimiter
+from gobang.services.ratelimit import Limiter
 
 MAX_CHARS = 300
 
@@ -23,7 +23,7 @@ def clean_text(text: Any) -> str:
     return text
 
 
-def check_rate(limiter: RateLimiter, user_id: int) -> None:
+def check_rate(limiter: Limiter, user_id: int) -> None:
     if not limiter.hit(user_id):
         raise ActionError("rate_limited",
                           gettext("You are sending messages too fast; wait a moment."))

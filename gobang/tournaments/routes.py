@@ -13,11 +13,11 @@ from werkzeug.wrappers import Response
 
 from gobang.auth.guests import registered_required
 from gobang.models import Tournament, User
-from gobang.moderation.routes import moderator_required
 from gobang.rules.openings import OPENINGS
 from gobang.services.arenas.schedule import OPEN, RUNNING, SCHEDULED, Plan, parse_clock
 from gobang.services.notices import ActionError
 from gobang.services.registry import services
+from gobang.tournaments.events import chat_lines, page_parts
 
 bp = Blueprint("tournaments", __name__)
 
@@ -41,19 +41,22 @@ def _found(tournament_id: int) -> Tournament:
 def index() -> str:
     schedule = services().arenas.schedule
     return render_template("tournaments/index.html", running=schedule.of_status(RUNNING),
-                           upcoming=schedule.of_status(SCHEDULED), recent=schedule.recent())
+                           upcoming=schedule.of_status(SCHEDULED), recent=schedule.recent(),
+                           may_create=services().player_events.hosting.may_create(_viewer()))
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])
-@moderator_required
+@registered_required
 def new() -> Response | str | tuple[str, int]:
-    """Moderators schedule an arena here as the host does with `flask tournament create`."""
+    """Moderators schedule an arena here as the host does with `flask tournament create`;
+    players too where the host allows it, within limits (gobang/services/player_events)."""
+    if not services().player_events.hosting.may_create(current_user):
+        abort(403)
     values = ({**FORM_DEFAULTS, "rated": "", **request.form} if request.method == "POST"
               else FORM_DEFAULTS)
     if request.method == "POST":
         try:
-            made = services().arenas.schedule.create(_plan(request.form),
-                                                     current_user.username)
+            made = services().player_events.hosting.create(current_user, _plan(request.form))
         except ActionError as refused:
             flash(refused.message, "error")
             return render_template("tournaments/new.html", values=values,
@@ -79,16 +82,28 @@ def page(tournament_id: int) -> str:
     tournament = _found(tournament_id)
     summary = services().arenas.view.summary(tournament, _viewer())
     return render_template("tournaments/page.html", tournament=tournament, summary=summary,
-                           is_open=tournament.status in OPEN)
+                           is_open=tournament.status in OPEN,
+                           **page_parts(tournament, _viewer()))
 
 
 @bp.route("/api/tournaments/<int:tournament_id>")
 def summary(tournament_id: int) -> Response | tuple[Response, int]:
+    """With the event's chat: its newest lines, or with `chat_after` only the new ones."""
     try:
         tournament = services().arenas.schedule.get(tournament_id)
     except ActionError as refused:
         return jsonify(error=refused.code, message=refused.message), 404
-    return jsonify(services().arenas.view.summary(tournament, _viewer()))
+    try:
+        chat = chat_lines(tournament, _viewer(), request.args.get("chat_after"))
+    except ActionError as refused:
+        return jsonify(error=refused.code, message=refused.message), 400
+    return jsonify({**services().arenas.view.summary(tournament, _viewer()), "chat": chat})
+
+
+@bp.context_processor
+def _player_limits() -> dict[str, object]:
+    """The limits of a player's event, for the form's note (no database read)."""
+    return {"player_limits": services().player_events.hosting.limits()}
 
 
 @bp.route("/tournaments/<int:tournament_id>/join", methods=["POST"])

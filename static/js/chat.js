@@ -80,7 +80,8 @@ export class ChatPanel {
   /** Shows a `chat` event's message: {from: {id, username}, text, ts}; one that the history
       already showed is not shown twice. Whether it was shown. */
   receive(data) {
-    const id = `${data.ts}|${data.from.id}|${data.text}`;
+    // A stored line (an event's chat) has its own id; the hall's and the rooms' have none.
+    const id = data.id != null ? `#${data.id}` : `${data.ts}|${data.from.id}|${data.text}`;
     if (this.seen.has(id)) return false;
     this.seen.add(id);
     const li = el("li");

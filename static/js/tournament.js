@@ -1,12 +1,13 @@
 /*
  * An arena's page: polls GET /api/tournaments/<id> every second (docs/protocol.md,
  * "Tournaments") and redraws the countdown, the standings, the games in progress and the
- * podium; a player who has just been paired is taken to their game. All user text goes in
- * through textContent.
+ * podium, and the event's chat (tournament_chat.js); a player who has just been paired is
+ * taken to their game. All user text goes in through textContent.
  */
 
 import {$, el} from "./page.js";
 import {t} from "./i18n.js";
+import {eventChat} from "./tournament_chat.js";
 
 const POLL_MS = 1000;
 const root = $("tournament");
@@ -14,12 +15,13 @@ if (root) start(root);
 
 function start(root) {
   const address = `/api/tournaments/${root.dataset.tournamentId}`;
+  const chat = eventChat(address);
   let secondsLeft = null;
   let label = null;
 
   async function poll() {
     try {
-      const response = await fetch(address, {headers: {Accept: "application/json"}, credentials: "same-origin"});
+      const response = await fetch(address + (chat ? chat.query() : ""), {headers: {Accept: "application/json"}, credentials: "same-origin"});
       if (response.ok) show(await response.json());
     } catch (e) {
       // The server restarting: the next poll tries again.
@@ -41,6 +43,7 @@ function start(root) {
     showStandings(data.standings);
     showGames(data.games);
     showPodium(data.podium);
+    if (chat) chat.show(data.chat);
   }
 
   function tickCountdown() {

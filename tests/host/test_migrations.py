@@ -338,3 +338,64 @@ def test_tournaments_come_empty_and_a_game_belongs_to_one_of_them(migration_app)
     downgrade(revision=BEFORE_TOURNAMENTS)
     assert not {"tournaments", "tournament_players", "tournament_games"} & set(
         inspect(db.engine).get_table_names())
+
+
+BEFORE_PLAYERS_EVENTS = "d8e9f0a1b2c3"
+
+
+def foreign_keys_on() -> None:
+    """As the server migrates SQLite (gobang/database.py): with its foreign keys enforced, so
+    that a migration copying a table that others refer to fails here as it would there."""
+    if db.engine.dialect.name != "sqlite":
+        return
+    db.session.remove()
+    db.engine.dispose()
+    event.listen(db.engine, "connect",
+                 lambda connection, _record: connection.execute("PRAGMA foreign_keys=ON"))
+
+
+def test_events_from_before_are_the_host_s_and_a_player_has_one_upcoming(migration_app):
+    upgrade(revision=BEFORE_PLAYERS_EVENTS)
+    fill_first_revision()  # "ann" (1) and "bo" (2)
+    tournament = text(
+        "INSERT INTO tournaments (id, kind, name, ruleset, opening, rated, starts_at, minutes,"
+        " min_players, status, created_by, created_at) VALUES (:id, 'arena', 'Weekly',"
+        " 'freestyle', 'none', true, :when, 60, 2, :status, 'host', :when)")
+    db.session.execute(tournament, {"id": 1, "status": "running", "when": WHEN})
+    db.session.execute(text(
+        "INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at)"
+        " VALUES (1, 1, 1500, false, :when)"), {"when": WHEN})
+    db.session.commit()
+    foreign_keys_on()
+    upgrade()
+    row = db.session.execute(text(
+        "SELECT created_by, created_by_id, by_player FROM tournaments WHERE id = 1")).one()
+    assert (row.created_by, row.created_by_id, bool(row.by_player)) == ("host", None, False)
+    assert db.session.execute(text("SELECT COUNT(*) FROM tournament_players")).scalar() == 1
+    players = text(
+        "INSERT INTO tournaments (id, kind, name, ruleset, opening, rated, starts_at, minutes,"
+        " min_players, status, created_by, created_at, created_by_id, by_player) VALUES (:id,"
+        " 'arena', 'Mine', 'freestyle', 'none', true, :when, 60, 2, :status, 'ann', :when, 1,"
+        " :by_player)")
+    db.session.execute(players, {"id": 2, "status": "scheduled", "by_player": True, "when": WHEN})
+    db.session.commit()
+    with pytest.raises(IntegrityError):  # a second upcoming event of ann's
+        db.session.execute(players, {"id": 3, "status": "scheduled", "by_player": True,
+                                     "when": WHEN})
+    db.session.rollback()
+    for number, (status, by_player) in enumerate([("running", True), ("scheduled", False)]):
+        db.session.execute(players, {"id": 4 + number, "status": status, "by_player": by_player,
+                                     "when": WHEN})
+    db.session.execute(text(
+        "INSERT INTO tournament_chat_lines (tournament_id, user_id, text, created_at)"
+        " VALUES (2, 1, 'hello', :when)"), {"when": WHEN})
+    db.session.commit()
+    assert db.session.execute(text("SELECT text FROM tournament_chat_lines")).scalar() == "hello"
+    db.session.execute(text("DELETE FROM tournament_chat_lines"))
+    db.session.execute(text("DELETE FROM tournaments WHERE id > 1"))
+    db.session.commit()
+    downgrade(revision=BEFORE_PLAYERS_EVENTS)
+    assert "tournament_chat_lines" not in inspect(db.engine).get_table_names()
+    assert not {"created_by_id", "by_player"} & {
+        column["name"] for column in inspect(db.engine).get_columns("tournaments")}
+    assert db.session.execute(text("SELECT name FROM tournaments")).scalars().all() == ["Weekly"]

@@ -45,6 +45,10 @@ def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
     ({"ANALYSIS_BOARD_NODES": 10}, "ANALYSIS_BOARD_NODES must be a whole number of at least 100"),
     ({"ANALYSIS_BOARD_ASKS_PER_MINUTE": 0}, "ANALYSIS_BOARD_ASKS_PER_MINUTE must be a whole"),
     ({"ANALYSIS_BOARD_SECONDS": 0}, "ANALYSIS_BOARD_SECONDS must be a number of seconds above 0"),
+    ({"TOURNAMENTS_PER_DAY": 0}, "TOURNAMENTS_PER_DAY must be a whole number of at least 1"),
+    ({"TOURNAMENTS_PER_DAY": "3"}, "TOURNAMENTS_PER_DAY must be a whole number"),
+    ({"PLAYER_TOURNAMENTS": "no"}, "PLAYER_TOURNAMENTS must be true or false, not 'no'"),
+    ({"PLAYER_TOURNAMENTS": 1}, "PLAYER_TOURNAMENTS must be true or false"),
 ])
 def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, refusal):
     with pytest.raises(SettingsRefused, match=refusal):
@@ -57,7 +61,8 @@ def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, ref
                                       {"ANALYSIS_WORKERS": 1, "ANALYSIS_QUEUE_AT_MOST": 1,
                                        "ANALYSIS_RETRIES": 0},
                                       {"ANALYSIS_BOARD_AT_ONCE": 1,
-                                       "ANALYSIS_BOARD_ASKS_PER_MINUTE": 1}])
+                                       "ANALYSIS_BOARD_ASKS_PER_MINUTE": 1},
+                                      {"TOURNAMENTS_PER_DAY": 1, "PLAYER_TOURNAMENTS": True}])
 def test_the_least_working_values_are_accepted(bare_app, settings):
     load_settings(bare_app, settings)
     assert all(bare_app.config[name] == value for name, value in settings.items())

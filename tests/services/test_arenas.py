@@ -84,7 +84,8 @@ def test_a_created_arena_is_scheduled_at_its_time(env, arena):
 @pytest.mark.parametrize("changes", [
     {"name": "  "}, {"name": "x" * 81}, {"ruleset": "chess"}, {"minutes": 0},
     {"minutes": 24 * 60 + 1}, {"starts_in_minutes": -1}, {"min_players": 1},
-    {"opening": "swap2", "ruleset": "renju"},
+    {"opening": "swap2", "ruleset": "renju"}, {"starts_in_minutes": float("nan")},
+    {"starts_in_minutes": float("inf")}, {"starts_in_minutes": 367 * 24 * 60},
 ])
 def test_a_bad_plan_is_refused_and_nothing_is_stored(env, changes):
     with pytest.raises(ActionError) as refused:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask_babel import gettext
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from gobang.extensions import db
 from gobang.models import Tournament
@@ -21,6 +23,7 @@ OPEN = (SCHEDULED, RUNNING)  # players may join or withdraw
 ARENA = "arena"
 NAME_LENGTH = 80
 LONGEST_MINUTES = 24 * 60
+FURTHEST_START = 366 * 24 * 60
 RECENT = 10
 
 Now = Callable[[], datetime]
@@ -63,7 +66,11 @@ class Schedule:
     def __init__(self, now: Now) -> None:
         self.now = now
 
-    def create(self, plan: Plan, created_by: str) -> Tournament:
+    def create(self, plan: Plan, created_by: str, created_by_id: int | None = None,
+               by_player: bool = False) -> Tournament:
+        """`created_by_id`: the creator's account (the host has none); `by_player`: made under
+        the players' limits, which the database's unique index holds for the one upcoming
+        event (IntegrityError, rolled back by the caller)."""
         _check(plan)
         tournament = Tournament(
             kind=ARENA, name=plan.name.strip(), ruleset=plan.ruleset,
@@ -72,6 +79,7 @@ class Schedule:
             rated=plan.rated, starts_at=self.now() + timedelta(minutes=plan.starts_in_minutes),
             minutes=plan.minutes, min_players=plan.min_players, status=SCHEDULED,
             created_by=created_by, created_at=self.now())
+        tournament.created_by_id, tournament.by_player = created_by_id, by_player
         db.session.add(tournament)
         db.session.commit()
         return tournament
@@ -94,12 +102,14 @@ class Schedule:
 
     def of_status(self, *statuses: str) -> list[Tournament]:
         return list(db.session.scalars(select(Tournament).where(
-            Tournament.status.in_(statuses)).order_by(Tournament.starts_at, Tournament.id)))
+            Tournament.status.in_(statuses)).order_by(Tournament.starts_at, Tournament.id)
+            .options(selectinload(Tournament.creator))))
 
     def recent(self, limit: int = RECENT) -> list[Tournament]:
         return list(db.session.scalars(select(Tournament).where(
             Tournament.status.in_((FINISHED, CANCELLED))).order_by(
-            Tournament.starts_at.desc(), Tournament.id.desc()).limit(limit)))
+            Tournament.starts_at.desc(), Tournament.id.desc()).limit(limit)
+            .options(selectinload(Tournament.creator))))
 
 
 def _check(plan: Plan) -> None:
@@ -112,6 +122,9 @@ def _check(plan: Plan) -> None:
     if not 1 <= plan.minutes <= LONGEST_MINUTES:
         raise ActionError("bad_request", gettext(
             "A tournament lasts 1 to %(count)d minutes.", count=LONGEST_MINUTES))
+    if not math.isfinite(plan.starts_in_minutes) or plan.starts_in_minutes > FURTHEST_START:
+        # "nan" and "inf" read as numbers from a form, and no date is that far.
+        raise ActionError("bad_request", gettext("A tournament starts within a year."))
     if plan.starts_in_minutes < 0:
         raise ActionError("bad_request", gettext("A tournament cannot start in the past."))
     if plan.min_players < 2:

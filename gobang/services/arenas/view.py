@@ -50,6 +50,8 @@ def rules_of(tournament: Tournament) -> dict[str, Any]:
         "min_players": tournament.min_players,
         "starts_at": tournament.starts_at.isoformat() + "Z",
         "ends_at": ends_at(tournament).isoformat() + "Z",
+        # Who created it, as they are called now (the host's own: the name stored).
+        "created_by": tournament.creator_name,
     }
 
 

@@ -1,6 +1,7 @@
 """What a moderator may do, each action written to the audit log (`moderation_log`) with who
 and why in the same transaction: settle a report, mute and unmute, ban, close an account,
-abort a game. The log is only ever added to."""
+abort a game, and (through `note`) cancel someone's tournament. The log is only ever added
+to."""
 
 from __future__ import annotations
 
@@ -78,6 +79,14 @@ class ModeratorDesk:
             raise ActionError("game_over", gettext("The game is over."))
         self._log(moderator, "abort_game", why, game_id=game_id, commit=False)
         admin.queue_command(admin.ABORT, game_id)
+
+    def note(self, moderator: User, action: str, reason: str | None, about: str,
+             target: User | None = None) -> None:
+        """An action another service carries out (cancelling a player's tournament), added to
+        the log in that service's transaction: its commit saves both, a refusal neither.
+        `about` names what was acted on; the reason is checked as every other action's."""
+        self._log(moderator, action, f"{about}: {_reason(reason)}", target=target,
+                  commit=False)
 
     def _log(self, moderator: User, action: str, reason: str, target: User | None = None,
              game_id: int | None = None, report_id: int | None = None,
