@@ -45,6 +45,8 @@ def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
     ({"ANALYSIS_BOARD_NODES": 10}, "ANALYSIS_BOARD_NODES must be a whole number of at least 100"),
     ({"ANALYSIS_BOARD_ASKS_PER_MINUTE": 0}, "ANALYSIS_BOARD_ASKS_PER_MINUTE must be a whole"),
     ({"ANALYSIS_BOARD_SECONDS": 0}, "ANALYSIS_BOARD_SECONDS must be a number of seconds above 0"),
+    ({"SWISS_ROUND_PAUSE_SECONDS": 0}, "SWISS_ROUND_PAUSE_SECONDS must be a number of seconds"),
+    ({"SWISS_ROUND_PAUSE_SECONDS": -20}, "SWISS_ROUND_PAUSE_SECONDS must be a number of seconds"),
 ])
 def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, refusal):
     with pytest.raises(SettingsRefused, match=refusal):
