@@ -297,6 +297,10 @@ _TOURNAMENT = (
     N_("On a streak: the next game counts double"),
     N_("withdrawn"),
     N_("Watch"),
+    N_("Next round in"),
+    N_("{round} of {rounds}"),
+    N_("bye"),
+    N_("Game"),
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(
