@@ -264,7 +264,24 @@ def test_with_fewer_than_two_present_the_event_ends_with_the_rounds_played(
         env.lobby.hall.disconnect(player.id, f"hall-{player.id}-{players.index(player)}")
     wall.advance(PAUSE)
     env.swiss.director.tick()
+    assert swiss.status == "running"  # the round waits one pause more for players
+    wall.advance(PAUSE)
+    env.swiss.director.tick()
     assert swiss.status == "finished" and boards(swiss.id, 2) == []
+
+
+def test_a_player_back_within_the_wait_is_paired(env, swiss, entered, start, wall, hall_of):
+    players = entered("ann", "bob", "cyd", "dee")
+    start()
+    end_round(env, swiss.id, wall)
+    for player in players[1:]:
+        env.lobby.hall.disconnect(player.id, f"hall-{player.id}-{players.index(player)}")
+    wall.advance(PAUSE)
+    env.swiss.director.tick()
+    hall_of(*players[1:])
+    wall.advance(PAUSE - 1)
+    env.swiss.director.tick()
+    assert swiss.status == "running" and len(boards(swiss.id, 2)) == 2
 
 
 def test_a_field_the_absolute_rules_cannot_pair_ends_the_event(env, swiss, entered, start,
@@ -272,19 +289,22 @@ def test_a_field_the_absolute_rules_cannot_pair_ends_the_event(env, swiss, enter
     entered("ann", "bob")  # three rounds, but they may meet only once
     start()
     end_round(env, swiss.id, wall)
-    wall.advance(PAUSE)
+    wall.advance(PAUSE * 2)
     env.swiss.director.tick()
     assert swiss.status == "finished" and boards(swiss.id, 2) == []
     assert sorted(points for points, _marks in table(env, swiss).values()) == [0.0, 1.0]
 
 
 def test_with_fewer_than_two_present_at_the_start_the_event_is_cancelled(env, swiss, users,
-                                                                        hall_of, start):
+                                                                        hall_of, start, wall):
     ann, bob = users("ann", "bob")
     for player in (ann, bob):
         env.arenas.entries.join(player, swiss.id)
     hall_of(ann)
     start()
+    assert swiss.status == "running"  # waiting one pause for a second player
+    wall.advance(PAUSE)
+    env.swiss.director.tick()
     assert swiss.status == "cancelled" and boards(swiss.id, 1) == []
 
 

@@ -12,7 +12,9 @@ For each running event, in this order:
 Present: joined and not withdrawn, a page of the site open (as the arenas ask), no game in
 play elsewhere (one live game per player). Everyone else entered is absent that round and
 scores nothing. With fewer than 2 present, or a field the absolute rules cannot pair, the
-event ends there: finished with the rounds played, or cancelled if none was.
+round waits one pause more for players to come (a page reconnecting, a game elsewhere
+ending), tried again every tick; then the event ends there: finished with the rounds played,
+or cancelled if none was.
 
 A round is stored once: the boards are unique per (event, round, board), so a second attempt
 (another process that believes it leads) fails whole and stores nothing. A board gets one
@@ -90,15 +92,13 @@ class SwissDirector:
         present = set(self.arenas.free_players(active_players(tournament.id)))
         number = rounds.played + 1
         if len(present) < 2:
-            return self._end(tournament, FINISHED if rounds.played else CANCELLED)
+            return self._short(tournament, rounds, "fewer than 2 players present")
         swiss = rounds.event()
         try:
             pairing = swiss.pair_next(set(rounds.ratings) - present,
                                       self.rng.choice((BLACK, WHITE)))
         except NoPairing as why:
-            log.warning("swiss event %s: round %s cannot be paired: %s", tournament.id,
-                        number, why)
-            return self._end(tournament, FINISHED)
+            return self._short(tournament, rounds, str(why))
         try:
             store_round(tournament.id, number, pairing)
         except IntegrityError:  # stored already, by another process: nothing is doubled
@@ -108,6 +108,16 @@ class SwissDirector:
         event(log, "swiss_round_paired", tournament_id=tournament.id, round=number,
               boards=len(pairing.boards), bye=pairing.bye)
         return self._make_games(tournament, rounds_of(tournament.id).waiting())
+
+    def _short(self, tournament: Tournament, rounds: Rounds, why: str) -> list[Notice]:
+        """A round due that cannot be paired: it waits one pause from when it was due, then
+        the event ends with the rounds played (cancelled if none was)."""
+        due = self.next_round_at(rounds) or tournament.starts_at
+        if self.now() < due + self.pause:
+            return []
+        log.warning("swiss event %s ends before round %s: %s", tournament.id,
+                    rounds.played + 1, why)
+        return self._end(tournament, FINISHED if rounds.played else CANCELLED)
 
     def _make_games(self, tournament: Tournament, boards: list[StoredBoard]) -> list[Notice]:
         games = [(board.black, board.white, partial(_link, tournament.id, board.id))
