@@ -251,6 +251,17 @@ def swiss_round_one(app, *names: str) -> int:
         return tournament_id
 
 
+def test_the_list_and_the_hall_show_a_swiss_event_with_its_rounds(app, client):
+    make_swiss(app, rounds=5)
+    listed = client.get("/tournaments").get_data(as_text=True)
+    [item] = by_testid(listed, "tournament-item")
+    assert "Weekly Swiss" in item.text and "Swiss · 5 rounds" in " ".join(item.text.split())
+    register(client, "alice")
+    hall = client.get("/hall").get_data(as_text=True)
+    assert [" ".join(e.text.split()[:3]) for e in by_testid(hall, "hall-tournament")] == [
+        "Weekly Swiss starts"]
+
+
 def test_a_swiss_events_page_shows_its_rounds_and_tie_break_columns(app, client):
     tournament_id = make_swiss(app)
     page = client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
