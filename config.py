@@ -86,6 +86,10 @@ class Config:
         {"ruleset": "renju", "clock": [600, 5], "opening": "taraguchi-10"},
     ]
     ABORT_SECONDS: int = 30
+    # A Swiss event's pause between rounds: its next round is paired this long after the
+    # round's last game ended (players see the final table, and those who left a game's page
+    # come back). Above 0.
+    SWISS_ROUND_PAUSE_SECONDS: float = 20.0
 
     # The background ticker: every TICKER_INTERVAL_SECONDS it pairs queued players, checks
     # clocks, forfeits and aborts, polls the host's commands and sends the hall's batched update.

@@ -20,7 +20,7 @@ from gobang.extensions import db
 from gobang.models import Game, Move, User, utcnow
 from gobang.services import admin
 from gobang.services.accounts.accounts import AccountError, password_problem
-from gobang.services.arenas.schedule import OPEN, Plan, ends_at, parse_clock
+from gobang.services.arenas.schedule import ARENA, KINDS, OPEN, SWISS, Plan, ends_at, parse_clock
 from gobang.services.notices import ActionError
 from gobang.services.registry import services
 
@@ -227,36 +227,49 @@ def remove_guests(days: int) -> None:
                f"{made_before:%Y-%m-%d %H:%M} UTC.")
 
 
+DEFAULT_MINUTES = 60  # an arena's, when --minutes is not given
+
+
 @click.group("tournament")
 def tournament() -> None:
-    """Arenas: create, list and cancel them (docs/tournaments.md). The running server starts,
-    pairs and ends them on its own; it reads them from the database."""
+    """Arenas and Swiss events: create, list and cancel them (docs/tournaments.md). The running
+    server starts, pairs and ends them on its own; it reads them from the database."""
 
 
 @tournament.command("create")
 @with_appcontext
+@click.option("--kind", type=click.Choice(KINDS), default=ARENA, show_default=True)
 @click.option("--name", required=True)
 @click.option("--ruleset", default="freestyle", show_default=True)
 @click.option("--clock", "clock_text", default="180+2", show_default=True,
               help="Seconds + seconds a move, or none.")
-@click.option("--minutes", default=60, show_default=True, type=int, help="How long it lasts.")
+@click.option("--minutes", type=int, help="How long an arena lasts.  [default: 60]")
+@click.option("--rounds", type=int, help="A Swiss event's rounds (1 to 20).")
 @click.option("--starts-in", default=60.0, show_default=True, type=float,
               help="Minutes from now.")
 @click.option("--min-players", default=2, show_default=True, type=int,
               help="Cancelled at the start with fewer.")
 @click.option("--casual", is_flag=True, help="Unrated games.")
 @click.option("--opening", default="none", show_default=True)
-def create_tournament(name: str, ruleset: str, clock_text: str, minutes: int, starts_in: float,
-                      min_players: int, casual: bool, opening: str) -> None:
-    """Schedule an arena."""
+def create_tournament(kind: str, name: str, ruleset: str, clock_text: str, minutes: int | None,
+                      rounds: int | None, starts_in: float, min_players: int, casual: bool,
+                      opening: str) -> None:
+    """Schedule an arena (--minutes) or a Swiss event (--kind swiss --rounds N)."""
+    if kind == SWISS and minutes is not None:
+        raise click.UsageError("A Swiss event has rounds (--rounds), not minutes.")
+    if kind == ARENA and rounds is not None:
+        raise click.UsageError("An arena has minutes (--minutes), not rounds.")
     try:
-        plan = Plan(name, ruleset, parse_clock(clock_text), minutes, starts_in, min_players,
-                    not casual, opening)
+        length = DEFAULT_MINUTES if minutes is None and kind == ARENA else minutes
+        plan = Plan(name, ruleset, parse_clock(clock_text), length, starts_in, min_players,
+                    not casual, opening, kind=kind, rounds=rounds)
         made = services().arenas.schedule.create(plan, "host")
     except ActionError as refused:
         raise click.ClickException(refused.message) from None
+    end = ends_at(made)
     click.echo(f"Created tournament {made.id}: {made.name}, "
-               f"{made.starts_at:%Y-%m-%d %H:%M} to {ends_at(made):%H:%M} UTC.")
+               f"{made.starts_at:%Y-%m-%d %H:%M}"
+               + (f" UTC, {made.rounds} rounds." if end is None else f" to {end:%H:%M} UTC."))
 
 
 @tournament.command("list")
@@ -270,8 +283,10 @@ def list_tournaments() -> None:
     for row in found:
         clock = "no clock" if row.time_control() is None else "+".join(
             map(str, row.time_control()))
-        click.echo(f"{row.id:>5}  {row.status:<10} {row.starts_at:%Y-%m-%d %H:%M}  "
-                   f"{row.minutes:>4} min  {row.ruleset} {clock}  {row.name}")
+        length = f"{row.minutes:>4} min" if row.rounds is None else f"{row.rounds:>3} rnd"
+        click.echo(f"{row.id:>5}  {row.kind:<6} {row.status:<10} "
+                   f"{row.starts_at:%Y-%m-%d %H:%M}  {length}  {row.ruleset} {clock}  "
+                   f"{row.name}")
 
 
 @tournament.command("cancel")

@@ -420,14 +420,17 @@ class PuzzleRating(db.Model):
     solved: Mapped[int] = mapped_column(default=0)
     failed: Mapped[int] = mapped_column(default=0)
     rated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 # The rows the partial unique index on tournaments.created_by_id covers (migration f5a6b7c8d9e0).
 UPCOMING_OF_PLAYER = "status = 'scheduled' AND by_player"
 
 
 class Tournament(db.Model):
-    """An event the host scheduled (`flask tournament create`): an arena for now. Its
-    standings are not stored: they are computed from its finished games
-    (gobang/services/arenas), so a result can never count twice."""
+    """An event the host scheduled (`flask tournament create`): an arena (`kind` "arena",
+    lasting `minutes`) or a Swiss event ("swiss", of `rounds` rounds). Its standings are not
+    stored: they are computed from its finished games (gobang/services/arenas and
+    gobang/services/swiss), so a result can never count twice."""
 
     __tablename__ = "tournaments"
 
@@ -441,9 +444,12 @@ class Tournament(db.Model):
     opening: Mapped[str] = mapped_column(String(16), default="none")
     rated: Mapped[bool] = mapped_column(default=True)
     starts_at: Mapped[datetime] = mapped_column(index=True)
-    minutes: Mapped[int]
+    # An arena's duration; null for a Swiss event, which lasts its rounds.
+    minutes: Mapped[int | None]
+    # A Swiss event's number of rounds; null for an arena.
+    rounds: Mapped[int | None]
     min_players: Mapped[int] = mapped_column(default=2)
-    # scheduled, running, finished or cancelled (gobang/services/arenas/arenas.py).
+    # scheduled, running, finished or cancelled (gobang/services/arenas/schedule.py).
     status: Mapped[str] = mapped_column(String(16), default="scheduled", index=True)
     created_by: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -495,18 +501,47 @@ class TournamentPlayer(db.Model):
 
 
 class TournamentGame(db.Model):
-    """A game the tournament paired. Unique per game: a game belongs to one tournament once."""
+    """A game the tournament paired. Unique per game: a game belongs to one tournament once.
+    A Swiss event's game names its board, unique too: a board never gets two games. The link
+    is this row, stored in the game's own transaction, rather than a column of the board: a
+    game refused at its creation takes this row with it, while a change to the board would
+    stay behind pointing at a game never stored."""
 
     __tablename__ = "tournament_games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    swiss_board_id: Mapped[int | None] = mapped_column(
+        ForeignKey("swiss_boards.id", name="fk_tournament_games_swiss_board_id"))
     # Who went berserk (not offered yet: docs/tournaments.md).
     black_berserk: Mapped[bool] = mapped_column(default=False)
     white_berserk: Mapped[bool] = mapped_column(default=False)
 
     game: Mapped[Game] = relationship()
+
+    __table_args__ = (
+        UniqueConstraint("swiss_board_id", name="uq_tournament_games_swiss_board_id"),
+    )
+
+
+class SwissBoard(db.Model):
+    """One board of a Swiss event's round, as paired: black and white, or a bye (white null).
+    A round's boards are stored together, in one transaction, before any of its games is
+    made; unique per (tournament, round, board), so a round is never stored twice."""
+
+    __tablename__ = "swiss_boards"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    round: Mapped[int]
+    board: Mapped[int]
+    black_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    white_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "round", "board", name="uq_swiss_boards_board"),
+    )
 
 
 class TournamentChatLine(db.Model):

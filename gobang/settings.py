@@ -118,7 +118,7 @@ BOOLEANS = ("PLAYER_TOURNAMENTS",)
 # Seconds that must be a finite number above 0: 0 or less would close every request at once,
 # infinity (or NaN) none.
 ABOVE_ZERO_SECONDS = ("REQUEST_HEADER_SECONDS", "ANALYSIS_SECONDS_PER_POSITION",
-                      "PUZZLE_SECONDS", "ANALYSIS_BOARD_SECONDS")
+                      "PUZZLE_SECONDS", "ANALYSIS_BOARD_SECONDS", "SWISS_ROUND_PAUSE_SECONDS")
 
 
 def _above_zero(value: Any) -> bool:

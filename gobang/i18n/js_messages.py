@@ -299,6 +299,10 @@ _TOURNAMENT = (
     N_("withdrawn"),
     N_("Watch"),
     N_("Not sent: try again in a moment."),
+    N_("Next round in"),
+    N_("{round} of {rounds}"),
+    N_("bye"),
+    N_("Game"),
 )
 
 JS_MESSAGES: tuple[str, ...] = tuple(dict.fromkeys(

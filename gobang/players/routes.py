@@ -12,7 +12,6 @@ from werkzeug.wrappers import Response
 from gobang.auth.guests import registered_required
 from gobang.extensions import db
 from gobang.models import User
-from gobang.services.arenas.view import of_player
 from gobang.services.history import players
 from gobang.services.notices import ActionError, Notice
 from gobang.services.ratings import board as boards
@@ -20,6 +19,7 @@ from gobang.services.ratings.categories import is_category
 from gobang.services.ratings.glicko2 import LICHESS
 from gobang.services.ratings.history import rating_histories
 from gobang.services.registry import services
+from gobang.services.swiss.view import of_player
 from gobang.sockets.base import publish
 
 bp = Blueprint("players", __name__)

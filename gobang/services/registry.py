@@ -34,6 +34,7 @@ from gobang.services.arenas.berserk import Berserk, bare_colours
 from gobang.services.arenas.director import Director
 from gobang.services.arenas.entries import Entries
 from gobang.services.arenas.schedule import Schedule
+from gobang.services.arenas.starter import GameStarter
 from gobang.services.arenas.view import TournamentView
 from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
@@ -102,6 +103,8 @@ from gobang.services.store import (
     MemoryStore,
     Reservations,
 )
+from gobang.services.swiss.director import SwissDirector
+from gobang.services.swiss.view import SwissView
 from gobang.vocabulary import RULESETS, Namespace
 
 EXTENSION_KEY = "gobang"
@@ -213,6 +216,16 @@ class PlayerEvents:
 
 
 @dataclass(frozen=True)
+class Swiss:
+    """Swiss events on the server (gobang/services/swiss/): scheduled and entered as the
+    arenas are (`Arenas.schedule`, `Arenas.entries`); the leader's tick that pairs each round,
+    and what their pages show."""
+
+    director: SwissDirector
+    view: SwissView
+
+
+@dataclass(frozen=True)
 class Services:
     accounts: Accounts
     # Visitors' accounts for playing the computer (limited per client address).
@@ -239,14 +252,15 @@ class Services:
     analysis_board: AnalysisBoard
     arenas: Arenas
     player_events: PlayerEvents
+    swiss: Swiss
 
     def tick(self, hall_sent: bool = True) -> Iterator[list[Notice]]:
         """Everything time-driven, as batches of notices to send one after the other: the
         host's commands (first, so that maintenance mode stops this very round of matching),
-        each new pairing, forfeits, flags and aborts, the computer's moves, the arenas' starts,
-        pairings and ends, and last the hall's batched update, so that it already shows
-        this round's changes. With several processes each keeps its own games, and only the
-        leader does the rest.
+        each new pairing, forfeits, flags and aborts, the computer's moves, the arenas' and the
+        Swiss events' starts, pairings and ends, and last the hall's batched update, so that
+        it already shows this round's changes. With several processes each keeps its own
+        games, and only the leader does the rest.
         `hall_sent`: False while the last update is still going out to this process's hall;
         the next waits for it, as the emitter waited while the update was sent inline."""
         leads = self.leadership.hold()
@@ -261,6 +275,7 @@ class Services:
             # Only the leader: two processes must never pair the same players. After the
             # games' flags and aborts, which a failing arena must never hold up.
             yield self.arenas.director.tick()
+            yield self.swiss.director.tick()
         if leads and hall_sent:
             yield self.lobby.view.flush()
 
@@ -312,7 +327,7 @@ def build_services(app: Flask) -> Services:
     guests_per_hour = cfg["GUESTS_PER_HOUR_PER_ADDRESS"]
     moderation = Moderation(Reports(limiter(cfg["REPORTS_PER_HOUR"], 3600), utc_now(cfg)),
                             ModeratorDesk(accounts, utc_now(cfg)))
-    arenas = _arenas(cfg, play, lobby, rng)
+    arenas, swiss = _tournaments(cfg, play, lobby, rng)
     return Services(
         accounts=accounts,
         guests=Guests(shared_limiter(cfg["REDIS_URL"], "guests", limiter(guests_per_hour, 3600)),
@@ -332,7 +347,7 @@ def build_services(app: Flask) -> Services:
             BoardEngines(analysis_board_settings(cfg)),
             shared_limiter(cfg["REDIS_URL"], "analysis_board",
                            limiter(cfg["ANALYSIS_BOARD_ASKS_PER_MINUTE"], 60))),
-        arenas=arenas,
+        arenas=arenas, swiss=swiss,
         player_events=_player_events(cfg, arenas.schedule, moderation.desk, social.blocks,
                                      limiter),
     )
@@ -374,13 +389,17 @@ def analysis_settings(cfg: Any) -> QueueSettings:
         nodes_per_position=cfg["ANALYSIS_NODES_PER_POSITION"], nice=cfg["COMPUTER_NICE"])
 
 
-def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
+def _tournaments(cfg: Any, play: Play, lobby: Lobby, rng: random.Random
+                 ) -> tuple[Arenas, Swiss]:
+    """Arenas and Swiss events: one schedule, one way to start their games."""
     now = utc_now(cfg)
     schedule = Schedule(now)
-    return Arenas(schedule, Entries(schedule),
-                  Director(play.table, play.factory, play.homes, play.maintenance,
-                           lobby.presence.is_online, lobby.matchmaking.cancel, now, rng),
-                  TournamentView(now), Berserk(play.table))
+    starter = GameStarter(play.factory, play.homes, lobby.matchmaking.cancel)
+    arenas = Director(play.table, starter, play.maintenance, lobby.presence.is_online, now, rng)
+    swiss = SwissDirector(arenas, starter, play.maintenance, now, rng,
+                          cfg["SWISS_ROUND_PAUSE_SECONDS"])
+    return (Arenas(schedule, Entries(schedule), arenas, TournamentView(now), Berserk(play.table)),
+            Swiss(swiss, SwissView(now, swiss)))
 
 
 def _player_events(cfg: Any, schedule: Schedule, desk: ModeratorDesk, blocks: Blocks,

@@ -1,6 +1,7 @@
-"""Tournament pages: the list, an arena's page with its live standings, joining and
-withdrawing, and `GET /api/tournaments/<id>`, which the page polls (docs/protocol.md,
-"Tournaments"). Thin: gobang/services/arenas does the work."""
+"""Tournament pages: the list, an arena's or a Swiss event's page with its live standings,
+joining and withdrawing, and `GET /api/tournaments/<id>`, which the page polls
+(docs/protocol.md, "Tournaments"). Thin: gobang/services/arenas and gobang/services/swiss do
+the work."""
 
 from __future__ import annotations
 
@@ -14,20 +15,37 @@ from werkzeug.wrappers import Response
 from gobang.auth.guests import registered_required
 from gobang.models import Tournament, User
 from gobang.rules.openings import OPENINGS
-from gobang.services.arenas.schedule import OPEN, RUNNING, SCHEDULED, Plan, parse_clock
+from gobang.services.arenas.schedule import (
+    ARENA,
+    KINDS,
+    OPEN,
+    RUNNING,
+    SCHEDULED,
+    SWISS,
+    Plan,
+    parse_clock,
+)
+from gobang.services.arenas.view import TournamentView
 from gobang.services.notices import ActionError
 from gobang.services.registry import services
+from gobang.services.swiss.view import SwissView
 from gobang.tournaments.events import chat_lines, page_parts
 
 bp = Blueprint("tournaments", __name__)
 
-# What the form starts with: an hour of blitz, an hour from now.
-FORM_DEFAULTS = {"name": "", "ruleset": "freestyle", "clock": "180+2", "minutes": "60",
-                 "starts_in": "60", "min_players": "2", "rated": "on", "opening": "none"}
+# What the form starts with: an hour of blitz arena, an hour from now (or 5 Swiss rounds).
+FORM_DEFAULTS = {"kind": ARENA, "name": "", "ruleset": "freestyle", "clock": "180+2",
+                 "minutes": "60", "rounds": "5", "starts_in": "60", "min_players": "2",
+                 "rated": "on", "opening": "none"}
 
 
 def _viewer() -> User | None:
     return current_user if current_user.is_authenticated else None
+
+
+def _view(tournament: Tournament) -> TournamentView | SwissView:
+    found = services()
+    return found.swiss.view if tournament.kind == SWISS else found.arenas.view
 
 
 def _found(tournament_id: int) -> Tournament:
@@ -48,8 +66,9 @@ def index() -> str:
 @bp.route("/tournaments/new", methods=["GET", "POST"])
 @registered_required
 def new() -> Response | str | tuple[str, int]:
-    """Moderators schedule an arena here as the host does with `flask tournament create`;
-    players too where the host allows it, within limits (gobang/services/player_events)."""
+    """Moderators schedule an arena or a Swiss event here as the host does with
+    `flask tournament create`; players too where the host allows it, within limits
+    (gobang/services/player_events)."""
     if not services().player_events.hosting.may_create(current_user):
         abort(403)
     values = ({**FORM_DEFAULTS, "rated": "", **request.form} if request.method == "POST"
@@ -59,28 +78,36 @@ def new() -> Response | str | tuple[str, int]:
             made = services().player_events.hosting.create(current_user, _plan(request.form))
         except ActionError as refused:
             flash(refused.message, "error")
-            return render_template("tournaments/new.html", values=values,
-                                   openings=OPENINGS), 400
+            return render_template("tournaments/new.html", values=values, openings=OPENINGS,
+                                   kinds=KINDS), 400
         return redirect(url_for("tournaments.page", tournament_id=made.id))
-    return render_template("tournaments/new.html", values=values, openings=OPENINGS)
+    return render_template("tournaments/new.html", values=values, openings=OPENINGS,
+                           kinds=KINDS)
 
 
 def _plan(form: dict[str, str]) -> Plan:
+    """The form's fields; an arena's minutes or a Swiss event's rounds, the other ignored."""
+    kind = form.get("kind", ARENA)
+    length = "rounds" if kind == SWISS else "minutes"
     try:
-        numbers = [int(form.get(key, "")) for key in ("minutes", "min_players")]
+        numbers = [int(form.get(key, "")) for key in (length, "min_players")]
         starts_in = float(form.get("starts_in", ""))
     except ValueError:
         raise ActionError("bad_request", gettext(
-            "Minutes, the start and the minimum of players are numbers.")) from None
+            "Rounds, the start and the minimum of players are numbers.") if kind == SWISS
+            else gettext("Minutes, the start and the minimum of players are numbers.")
+        ) from None
     return Plan(form.get("name", ""), form.get("ruleset", ""),
-                parse_clock(form.get("clock", "")), numbers[0], starts_in, numbers[1],
-                rated=form.get("rated") == "on", opening=form.get("opening", "none"))
+                parse_clock(form.get("clock", "")), None if kind == SWISS else numbers[0],
+                starts_in, numbers[1], rated=form.get("rated") == "on",
+                opening=form.get("opening", "none"), kind=kind,
+                rounds=numbers[0] if kind == SWISS else None)
 
 
 @bp.route("/tournaments/<int:tournament_id>")
 def page(tournament_id: int) -> str:
     tournament = _found(tournament_id)
-    summary = services().arenas.view.summary(tournament, _viewer())
+    summary = _view(tournament).summary(tournament, _viewer())
     return render_template("tournaments/page.html", tournament=tournament, summary=summary,
                            is_open=tournament.status in OPEN,
                            **page_parts(tournament, _viewer()))
@@ -97,7 +124,7 @@ def summary(tournament_id: int) -> Response | tuple[Response, int]:
         chat = chat_lines(tournament, _viewer(), request.args.get("chat_after"))
     except ActionError as refused:
         return jsonify(error=refused.code, message=refused.message), 400
-    return jsonify({**services().arenas.view.summary(tournament, _viewer()), "chat": chat})
+    return jsonify({**_view(tournament).summary(tournament, _viewer()), "chat": chat})
 
 
 @bp.context_processor
@@ -109,9 +136,11 @@ def _player_limits() -> dict[str, object]:
 @bp.route("/tournaments/<int:tournament_id>/join", methods=["POST"])
 @registered_required
 def join(tournament_id: int) -> Response:
+    done = (gettext("You joined: you will be paired from the next round.")
+            if _found(tournament_id).kind == SWISS
+            else gettext("You joined: you will be paired as soon as someone is free."))
     return _act(tournament_id, lambda: services().arenas.entries.join(current_user,
-                                                                      tournament_id),
-                gettext("You joined: you will be paired as soon as someone is free."))
+                                                                      tournament_id), done)
 
 
 @bp.route("/tournaments/<int:tournament_id>/withdraw", methods=["POST"])

@@ -1,7 +1,7 @@
 """tournaments created by players (created_by_id, by_player) and each event's chat
 
 Revision ID: f5a6b7c8d9e0
-Revises: d8e9f0a1b2c3
+Revises: e0f1a2b3c4d5
 Create Date: 2026-12-05 10:30:00
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'f5a6b7c8d9e0'
-down_revision = 'd8e9f0a1b2c3'
+down_revision = 'e0f1a2b3c4d5'
 branch_labels = None
 depends_on = None
 

@@ -1,8 +1,9 @@
 /*
- * An arena's page: polls GET /api/tournaments/<id> every second (docs/protocol.md,
- * "Tournaments") and redraws the countdown, the standings, the games in progress and the
- * podium, and the event's chat (tournament_chat.js); a player who has just been paired is
- * taken to their game. All user text goes in through textContent.
+ * An arena's or a Swiss event's page: polls GET /api/tournaments/<id> every second
+ * (docs/protocol.md, "Tournaments") and redraws the countdown, the standings, the games in
+ * progress and the podium, for a Swiss event the round, its boards and the pause before the
+ * next round, and the event's chat (tournament_chat.js); a player who has just been paired
+ * is taken to their game. All user text goes in through textContent.
  */
 
 import {$, el} from "./page.js";
@@ -34,15 +35,21 @@ function start(root) {
       window.location.assign(`/game/${data.me.game_id}`);
       return;
     }
+    const swiss = data.kind === "swiss";
     root.dataset.status = data.status;
     $("tournament-status").textContent = statusText(data.status);
-    label = data.status === "scheduled" ? t("Starts in") : t("Ends in");
+    label = data.status === "scheduled" ? t("Starts in") : swiss ? t("Next round in") : t("Ends in");
     secondsLeft = data.status === "scheduled" ? data.seconds_to_start
-      : data.status === "running" ? data.seconds_to_end : null;
+      : data.status !== "running" ? null : swiss ? data.seconds_to_next_round : data.seconds_to_end;
     tickCountdown();
-    showStandings(data.standings);
+    showStandings(data.standings, swiss);
     showGames(data.games);
     showPodium(data.podium);
+    if (swiss) {
+      document.querySelector("[data-testid=tournament-round]").textContent =
+        t("{round} of {rounds}", {round: data.round, rounds: data.rounds});
+      showBoards(data.boards);
+    }
     if (chat) chat.show(data.chat);
   }
 
@@ -71,10 +78,55 @@ function clockText(seconds) {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
-function showStandings(rows) {
+function showStandings(rows, swiss) {
   const body = $("standings-rows");
-  body.replaceChildren(...rows.map(standingRow));
+  body.replaceChildren(...rows.map(swiss ? swissRow : standingRow));
   $("no-players").hidden = rows.length > 0;
+}
+
+// A Swiss round's mark: 1, ½ or 0 for a game, the bye, absent, or a game still in play.
+function swissMark(outcome) {
+  return {win: "1", draw: "½", loss: "0", bye: t("bye"), absent: "–", playing: "…"}[outcome] || outcome;
+}
+
+function swissRow(row) {
+  const tr = el("tr");
+  tr.dataset.testid = "standing";
+  tr.dataset.player = row.username;
+  const name = el("td", "", row.username);
+  if (row.withdrawn) name.appendChild(el("span", "muted", ` (${t("withdrawn")})`));
+  const cells = [["standing-points", row.points], ["standing-buchholz", row.buchholz],
+    ["standing-sb", row.sonneborn_berger]].map(([testid, value]) => {
+    const cell = el("td", "", String(value));
+    cell.dataset.testid = testid;
+    return cell;
+  });
+  const marks = el("td", "marks");
+  for (const mark of row.marks) {
+    marks.appendChild(el("span", `mark ${mark.outcome}`, swissMark(mark.outcome)));
+    marks.appendChild(document.createTextNode(" "));
+  }
+  tr.append(el("td", "", String(row.rank)), name, ...cells, marks);
+  return tr;
+}
+
+function showBoards(boards) {
+  $("tournament-boards").replaceChildren(...boards.map((board) => {
+    const item = el("li");
+    item.dataset.testid = "tournament-board";
+    if (!board.white) {
+      item.textContent = `${board.black.username} · ${t("bye")}`;
+      return item;
+    }
+    item.textContent = `${board.black.username} – ${board.white.username}`
+      + (board.result ? ` · ${board.result}` : "") + " ";
+    if (board.game_id != null) {
+      const link = el("a", "", board.result ? t("Game") : t("Watch"));
+      link.href = `/game/${board.game_id}`;
+      item.appendChild(link);
+    }
+    return item;
+  }));
 }
 
 function standingRow(row) {

@@ -28,3 +28,21 @@ def test_only_the_leader_pairs_an_arena(two_processes):  # noqa: F811 - the fixt
         pass
     db.session.refresh(arena)
     assert (arena.status, arena_games()) == ("running", 1)
+
+
+def test_only_the_leader_pairs_a_swiss_round(two_processes):  # noqa: F811 - the fixture
+    leader, other = two_processes
+    assert leader.leadership.hold() and not other.leadership.hold()
+    swiss = leader.arenas.schedule.create(
+        Plan("Cluster Swiss", "freestyle", (180, 2), None, 0, 2, kind="swiss", rounds=3),
+        "host")
+    for number, player in enumerate(register(leader, "ann", "bob")):
+        leader.arenas.entries.join(player, swiss.id)
+        leader.lobby.hall.connect(player, f"hall-{number}")
+    for _ in other.tick():
+        pass
+    assert (swiss.status, arena_games()) == ("scheduled", 0)
+    for _ in leader.tick():
+        pass
+    db.session.refresh(swiss)
+    assert (swiss.status, arena_games()) == ("running", 1)

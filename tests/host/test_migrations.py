@@ -83,9 +83,7 @@ def test_upgrade_keeps_the_data_with_foreign_keys_enforced(migration_app):
     """As the server migrates at start-up: SQLite with foreign keys on for every connection
     (gobang/database.py). A migration that rebuilds a table others refer to (SQLite's way of
     altering a column) must not trip over the rows that refer to it."""
-    if db.engine.dialect.name == "sqlite":
-        event.listen(db.engine, "connect",
-                     lambda connection, _record: connection.execute("PRAGMA foreign_keys=ON"))
+    foreign_keys_on()
     upgrade(revision=FIRST_REVISION)
     fill_first_revision()
     upgrade()
@@ -340,7 +338,50 @@ def test_tournaments_come_empty_and_a_game_belongs_to_one_of_them(migration_app)
         inspect(db.engine).get_table_names())
 
 
-BEFORE_PLAYERS_EVENTS = "d8e9f0a1b2c3"
+BEFORE_SWISS = "d8e9f0a1b2c3"
+ARENA_ROW = text(
+    "INSERT INTO tournaments (id, kind, name, ruleset, opening, rated, starts_at, minutes,"
+    " min_players, status, created_by, created_at) VALUES (1, 'arena', 'Weekly', 'freestyle',"
+    " 'none', true, :when, 60, 2, 'finished', 'host', :when)")
+
+
+def test_swiss_boards_come_empty_an_arena_keeps_its_minutes_and_a_board_gets_one_game(
+        migration_app):
+    upgrade(revision=BEFORE_SWISS)
+    fill_first_revision()  # "ann" and "bo", and their game 7
+    db.session.execute(ARENA_ROW, {"when": WHEN})
+    db.session.commit()
+    upgrade()
+    arena = db.session.execute(text(
+        "SELECT kind, minutes, rounds FROM tournaments WHERE id = 1")).one()
+    assert tuple(arena) == ("arena", 60, None)
+    assert db.session.execute(text("SELECT COUNT(*) FROM swiss_boards")).scalar() == 0
+    db.session.execute(text(
+        "INSERT INTO tournaments (id, kind, name, ruleset, opening, rated, starts_at, minutes,"
+        " rounds, min_players, status, created_by, created_at) VALUES (2, 'swiss', 'Swiss',"
+        " 'freestyle', 'none', true, :when, NULL, 5, 2, 'running', 'host', :when)"),
+        {"when": WHEN})
+    board = text("INSERT INTO swiss_boards (id, tournament_id, round, board, black_id,"
+                 " white_id) VALUES (:id, 2, 1, 1, 1, 2)")
+    db.session.execute(board, {"id": 1})
+    link = text("INSERT INTO tournament_games (tournament_id, game_id, swiss_board_id,"
+                " black_berserk, white_berserk) VALUES (2, :game, 1, false, false)")
+    db.session.execute(link, {"game": 7})
+    db.session.execute(text(
+        "INSERT INTO games (id, ruleset, status, black_id, white_id, black_undos, white_undos,"
+        " created_at, started_at) VALUES (8, 'freestyle', 'playing', 1, 2, 0, 0, :when,"
+        " :when)"), {"when": WHEN})
+    db.session.commit()
+    for refused, row in ((board, {"id": 2}), (link, {"game": 8})):
+        with pytest.raises(IntegrityError):  # the same board again; a second game for it
+            db.session.execute(refused, row)
+        db.session.rollback()
+    downgrade(revision=BEFORE_SWISS)
+    assert "swiss_boards" not in inspect(db.engine).get_table_names()
+    kept = db.session.execute(text("SELECT id, kind, minutes FROM tournaments")).all()
+    assert [tuple(row) for row in kept] == [(1, "arena", 60)]
+    assert db.session.execute(text("SELECT COUNT(*) FROM tournament_games")).scalar() == 0
+BEFORE_PLAYERS_EVENTS = "e0f1a2b3c4d5"
 
 
 def foreign_keys_on() -> None:

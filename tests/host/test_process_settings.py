@@ -49,6 +49,8 @@ def bare_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Flask:
     ({"TOURNAMENTS_PER_DAY": "3"}, "TOURNAMENTS_PER_DAY must be a whole number"),
     ({"PLAYER_TOURNAMENTS": "no"}, "PLAYER_TOURNAMENTS must be true or false, not 'no'"),
     ({"PLAYER_TOURNAMENTS": 1}, "PLAYER_TOURNAMENTS must be true or false"),
+    ({"SWISS_ROUND_PAUSE_SECONDS": 0}, "SWISS_ROUND_PAUSE_SECONDS must be a number of seconds"),
+    ({"SWISS_ROUND_PAUSE_SECONDS": -20}, "SWISS_ROUND_PAUSE_SECONDS must be a number of seconds"),
 ])
 def test_settings_that_would_stop_the_server_are_refused(bare_app, settings, refusal):
     with pytest.raises(SettingsRefused, match=refusal):

@@ -62,3 +62,28 @@ def test_list_says_when_there_are_none(host):
 def test_cancelling_an_unknown_tournament_is_an_error(host):
     result = host("cancel", "42")
     assert result.exit_code != 0 and "no tournament with that id" in result.output
+
+
+def test_create_schedules_a_swiss_event_of_so_many_rounds(app, host):
+    result = host("create", "--kind", "swiss", "--name", "Weekly Swiss", "--rounds", "7")
+    assert result.exit_code == 0, result.output
+    assert "Created tournament 1: Weekly Swiss" in result.output and "7 rounds" in result.output
+    with app.app_context():
+        made = db.session.scalars(db.select(Tournament)).one()
+        assert (made.kind, made.rounds, made.minutes) == ("swiss", 7, None)
+    assert "swiss" in host("list").output and "7 rnd" in host("list").output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--kind", "swiss"], "1 to 20 rounds"),
+    (["--kind", "swiss", "--rounds", "21"], "1 to 20 rounds"),
+    (["--kind", "swiss", "--rounds", "5", "--minutes", "60"], "not minutes"),
+    (["--rounds", "5"], "not rounds"),
+    (["--kind", "knockout"], "'knockout' is not one of"),
+])
+def test_create_refuses_a_swiss_event_without_its_rounds(app, host, args, message):
+    result = host("create", "--name", "Bad", *args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert stored(app) == []

@@ -73,14 +73,14 @@ def test_the_form_states_a_player_s_limits(client):
     register(client, "alice")
     page = client.get("/tournaments/new").get_data(as_text=True)
     assert text(page, "player-limits") == (
-        "Your tournament starts 1 minute to 7 days from now and lasts 10 to 180 minutes. You "
-        "may have one to come at a time, and create 3 in 24 hours.")
+        "Your tournament starts 1 minute to 7 days from now; an arena lasts 10 to 180 minutes. "
+        "You may have one to come at a time, and create 3 in 24 hours.")
 
 
 @pytest.mark.parametrize("changes, message", [
     ({"starts_in": "0"}, "Your tournament starts 1 minute to 7 days from now."),
     ({"starts_in": "nan"}, "Your tournament starts 1 minute to 7 days from now."),
-    ({"minutes": "240"}, "Your tournament lasts 10 to 180 minutes."),
+    ({"minutes": "240"}, "Your arena lasts 10 to 180 minutes."),
     ({"clock": "fast"}, "A clock is written as seconds+increment, such as 180+2, or none."),
 ])
 def test_a_player_s_bad_event_is_refused_with_its_message(app, client, changes, message):

@@ -229,3 +229,123 @@ def test_a_spectator_is_offered_no_berserk(app, client):
     register(client, "cyd")
     game_id = arena_game(app, "alice", "bob")
     assert not by_testid(client.get(f"/game/{game_id}").get_data(as_text=True), "berserk")
+
+
+def make_swiss(app, name: str = "Weekly Swiss", rounds: int = 3, starts_in: float = 10) -> int:
+    with app.app_context():
+        return services().arenas.schedule.create(
+            Plan(name, "freestyle", (180, 2), None, starts_in, 2, kind="swiss", rounds=rounds),
+            "host").id
+
+
+def swiss_round_one(app, *names: str) -> int:
+    """A Swiss event starting now, with these players in the hall: round 1 paired."""
+    with app.app_context():
+        found = services()
+        tournament_id = make_swiss(app, starts_in=0)
+        for number, name in enumerate(names):
+            user = found.accounts.find(name)
+            found.arenas.entries.join(user, tournament_id)
+            found.lobby.hall.connect(user, f"hall-{number}")
+        found.swiss.director.tick()
+        return tournament_id
+
+
+def test_the_list_and_the_hall_show_a_swiss_event_with_its_rounds(app, client):
+    make_swiss(app, rounds=5)
+    listed = client.get("/tournaments").get_data(as_text=True)
+    [item] = by_testid(listed, "tournament-item")
+    assert "Weekly Swiss" in item.text and "Swiss · 5 rounds" in " ".join(item.text.split())
+    register(client, "alice")
+    hall = client.get("/hall").get_data(as_text=True)
+    assert [" ".join(e.text.split()[:3]) for e in by_testid(hall, "hall-tournament")] == [
+        "Weekly Swiss starts"]
+
+
+def test_a_swiss_events_page_shows_its_rounds_and_tie_break_columns(app, client):
+    tournament_id = make_swiss(app)
+    page = client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert text(page, "tournament-rules").startswith("freestyle · 3+2 · Rated · Swiss · 3 rounds")
+    assert text(page, "tournament-round") == "0 of 3"
+    assert "Buchholz" in page and "S-B" in page
+    assert by_testid(page, "tournament-boards")
+
+
+def test_a_swiss_events_page_shows_the_boards_of_the_round(app, client):
+    for name in ("alice", "bob", "cyd"):
+        add_user(app, name)
+    tournament_id = swiss_round_one(app, "alice", "bob", "cyd")
+    page = client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    boards = [" ".join(e.text.split()) for e in by_testid(page, "tournament-board")]
+    assert len(boards) == 2 and boards[1].endswith("· bye")
+    assert text(page, "tournament-round") == "1 of 3"
+    assert 'href="/game/' in page
+
+
+def test_the_api_gives_a_swiss_events_round_boards_and_tie_breaks(app, client):
+    add_user(app, "bob")
+    register(client, "alice")
+    tournament_id = swiss_round_one(app, "alice", "bob")
+    data = client.get(f"/api/tournaments/{tournament_id}").get_json()
+    assert {key: data[key] for key in ("kind", "rounds", "round", "minutes", "ends_at",
+                                       "seconds_to_end", "seconds_to_next_round")} == {
+        "kind": "swiss", "rounds": 3, "round": 1, "minutes": None, "ends_at": None,
+        "seconds_to_end": None, "seconds_to_next_round": None}
+    board, = data["boards"]
+    assert board["result"] is None and board["game_id"] == data["me"]["game_id"]
+    assert {row["username"]: [m["outcome"] for m in row["marks"]]
+            for row in data["standings"]} == {"alice": ["playing"], "bob": ["playing"]}
+    assert {"buchholz", "sonneborn_berger"} <= set(data["standings"][0])
+
+
+def test_joining_a_swiss_event_says_when_the_player_is_paired(app, client):
+    tournament_id = make_swiss(app)
+    register(client, "alice")
+    assert flashes(join(client, tournament_id).get_data(as_text=True)) == [
+        "You joined: you will be paired from the next round."]
+
+
+def test_a_profile_lists_a_swiss_event_with_its_place(app, client):
+    add_user(app, "bob")
+    register(client, "alice")
+    swiss_round_one(app, "alice", "bob")
+    page = client.get("/u/alice").get_data(as_text=True)
+    assert [e.text for e in by_testid(page, "profile-tournament")] == ["Weekly Swiss"]
+
+
+NEW_SWISS = {**NEW_ARENA, "kind": "swiss", "name": "Friday Swiss", "rounds": "7",
+             "minutes": "45"}
+
+
+def test_a_moderator_schedules_a_swiss_event_from_the_page(app, client):
+    moderator(app, client)
+    response = post_form(client, "/tournaments/new", NEW_SWISS)
+    assert response.status_code == 302
+    with app.app_context():
+        made = db.session.scalars(db.select(Tournament)).one()
+        assert (made.kind, made.name, made.rounds, made.minutes) == (
+            "swiss", "Friday Swiss", 7, None)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"rounds": "many"}, "Rounds, the start and the minimum of players are numbers."),
+    ({"rounds": "0"}, "A Swiss event has 1 to 20 rounds."),
+    ({"rounds": "21"}, "A Swiss event has 1 to 20 rounds."),
+    ({"kind": "knockout"}, "A tournament is an arena or a Swiss event."),
+])
+def test_a_bad_swiss_event_from_the_page_is_refused_with_its_message(app, client, changes,
+                                                                     message):
+    moderator(app, client)
+    response = post_form(client, "/tournaments/new", {**NEW_SWISS, **changes})
+    assert response.status_code == 400
+    assert flashes(response.get_data(as_text=True)) == [message]
+    with app.app_context():
+        assert db.session.scalars(db.select(Tournament)).all() == []
+
+
+def test_a_swiss_game_offers_no_berserk(app, client):
+    add_user(app, "bob")
+    register(client, "alice")
+    tournament_id = swiss_round_one(app, "alice", "bob")
+    game_id = client.get(f"/api/tournaments/{tournament_id}").get_json()["me"]["game_id"]
+    assert not by_testid(client.get(f"/game/{game_id}").get_data(as_text=True), "berserk")

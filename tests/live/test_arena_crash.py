@@ -20,10 +20,14 @@ def live_env() -> dict[str, str]:
 
 
 class Arena:
-    def __init__(self, live_server, names: tuple[str, ...]) -> None:
+    """Players who joined a tournament (a running arena unless another is given) with a page
+    of the site open, and what they see of it."""
+
+    def __init__(self, live_server, names: tuple[str, ...],
+                 tournament_id: int | None = None) -> None:
         self.server = live_server
         self.address = f"{live_server.url}/api/tournaments/"
-        self.id = running_arena(live_server.database_url)
+        self.id = tournament_id or running_arena(live_server.database_url)
         self.http = {name: live_server.user(name) for name in names}
         for http in self.http.values():
             page = http.get(f"{live_server.url}/tournaments/{self.id}").text

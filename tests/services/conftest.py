@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from gobang.models import User
+from gobang.extensions import db
+from gobang.models import Game, User
 from gobang.services.registry import Services, services
 from tests.support.clock import FakeClock
 
@@ -21,6 +22,15 @@ def clock() -> FakeClock:
 @pytest.fixture
 def base_overrides(clock: FakeClock) -> dict[str, object]:
     return {"CLOCK": clock, "RANDOM": random.Random(7)}
+
+
+# Tournaments' tests drive the wall clock (WALL_CLOCK in their base_overrides) from here.
+WALL_START = 1_800_000_000.0
+
+
+@pytest.fixture
+def wall() -> FakeClock:
+    return FakeClock(WALL_START)
 
 
 @pytest.fixture
@@ -77,3 +87,17 @@ def play(env, live, black, white, moves):
         player = black if number % 2 == 0 else white
         notices = env.play.moves.place_stone(live.game_id, player.id, row, col)
     return notices
+
+
+def seat(env, game: Game):
+    """Both players of a stored game sit down: the live game, black and white."""
+    live = env.play.table.get(game.id)
+    env.play.seating.join(game.id, live.black.user_id, f"room-b-{game.id}")
+    env.play.seating.join(game.id, live.white.user_id, f"room-w-{game.id}")
+    return live, db.session.get(User, live.black.user_id), db.session.get(User, live.white.user_id)
+
+
+def seat_and_win(env, game: Game) -> None:
+    """Both players sit down and black makes five."""
+    live, black, white = seat(env, game)
+    play(env, live, black, white, FIVE_FOR_BLACK)

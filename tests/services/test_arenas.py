@@ -8,19 +8,11 @@ from functools import partial
 import pytest
 
 from gobang.extensions import db
-from gobang.models import Game, Tournament, TournamentGame, User
+from gobang.models import Game, Tournament, TournamentGame
 from gobang.services.arenas.schedule import Plan, parse_clock
 from gobang.services.notices import ActionError
 from gobang.services.play.factory import NewGame
-from tests.services.conftest import FIVE_FOR_BLACK, events, play
-from tests.support.clock import FakeClock
-
-WALL_START = 1_800_000_000.0
-
-
-@pytest.fixture
-def wall() -> FakeClock:
-    return FakeClock(WALL_START)
+from tests.services.conftest import FIVE_FOR_BLACK, WALL_START, events, play, seat, seat_and_win
 
 
 @pytest.fixture
@@ -59,20 +51,6 @@ def linked_games(tournament_id: int) -> list[Game]:
 def points(env, tournament) -> dict[str, int]:
     summary = env.arenas.view.summary(tournament, None)
     return {row["username"]: row["points"] for row in summary["standings"]}
-
-
-def seat(env, game: Game):
-    """Both players sit down: the live game, black and white."""
-    live = env.play.table.get(game.id)
-    env.play.seating.join(game.id, live.black.user_id, f"room-b-{game.id}")
-    env.play.seating.join(game.id, live.white.user_id, f"room-w-{game.id}")
-    return live, db.session.get(User, live.black.user_id), db.session.get(User, live.white.user_id)
-
-
-def seat_and_win(env, game: Game) -> None:
-    """Both players sit down and black makes five."""
-    live, black, white = seat(env, game)
-    play(env, live, black, white, FIVE_FOR_BLACK)
 
 
 def test_a_created_arena_is_scheduled_at_its_time(env, arena):

@@ -92,12 +92,17 @@ def test_the_bounds_themselves_are_allowed(hosting, ann, changes):
     assert hosting.create(ann, plan(**changes)).status == "scheduled"
 
 
+def test_a_player_s_swiss_event_is_bounded_by_its_rounds_not_minutes(hosting, ann):
+    made = hosting.create(ann, plan(kind="swiss", rounds=5, minutes=None))
+    assert (made.kind, made.rounds, made.minutes) == ("swiss", 5, None)
+
+
 @pytest.mark.parametrize("changes, message", [
     ({"starts_in_minutes": 0.5}, "Your tournament starts 1 minute to 7 days from now."),
     ({"starts_in_minutes": 7 * 24 * 60 + 1}, "Your tournament starts 1 minute to 7 days from now."),
     ({"starts_in_minutes": float("nan")}, "Your tournament starts 1 minute to 7 days from now."),
-    ({"minutes": 9}, "Your tournament lasts 10 to 180 minutes."),
-    ({"minutes": 181}, "Your tournament lasts 10 to 180 minutes."),
+    ({"minutes": 9}, "Your arena lasts 10 to 180 minutes."),
+    ({"minutes": 181}, "Your arena lasts 10 to 180 minutes."),
     ({"name": "The BADWORD cup"}, "The name has a word this server does not allow."),
     ({"name": " "}, "A tournament's name has 1 to 80 characters."),
 ])

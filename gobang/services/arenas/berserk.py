@@ -8,7 +8,8 @@ from flask_babel import gettext
 from sqlalchemy import select, update
 
 from gobang.extensions import db
-from gobang.models import Game, TournamentGame, User
+from gobang.models import Game, Tournament, TournamentGame, User
+from gobang.services.arenas.schedule import ARENA
 from gobang.services.notices import ActionError
 from gobang.services.play.checks import not_over
 from gobang.services.play.live import LiveGame
@@ -58,8 +59,11 @@ def _cut(live: LiveGame, color: str, already: bool) -> tuple[int, bool]:
 
 
 def link_of(game_id: int) -> TournamentGame | None:
-    return db.session.scalars(select(TournamentGame).where(
-        TournamentGame.game_id == game_id)).first()
+    """An arena's record of its game; None for any other game (a Swiss event's games have
+    no berserk)."""
+    return db.session.scalars(select(TournamentGame).join(
+        Tournament, Tournament.id == TournamentGame.tournament_id).where(
+        TournamentGame.game_id == game_id, Tournament.kind == ARENA)).first()
 
 
 def berserk_of(link: TournamentGame, color: str) -> bool:

@@ -17,14 +17,19 @@ from sqlalchemy import select
 
 from gobang.extensions import db
 from gobang.logs import event
-from gobang.models import Tournament, TournamentGame, TournamentPlayer, User
-from gobang.services.arenas.schedule import CANCELLED, FINISHED, RUNNING, SCHEDULED, Now, ends_at
+from gobang.models import Tournament, TournamentGame, TournamentPlayer
+from gobang.services.arenas.schedule import (
+    ARENA,
+    CANCELLED,
+    FINISHED,
+    RUNNING,
+    SCHEDULED,
+    Now,
+    ends_at,
+)
 from gobang.services.arenas.standings import history_of, played, table_of
-from gobang.services.hall.pairings import match_found
-from gobang.services.notices import USER, ActionError, Notice
-from gobang.services.play.factory import GameFactory, NewGame
-from gobang.services.play.homes import GameHomes
-from gobang.services.play.live import LiveGame
+from gobang.services.arenas.starter import GameStarter
+from gobang.services.notices import Notice
 from gobang.services.play.maintenance import Maintenance
 from gobang.services.play.table import GameTable
 from gobang.services.tournaments.arena import colours, pair_free
@@ -33,42 +38,31 @@ log = logging.getLogger("gobang.tournaments")
 
 # Whether a player has a page of the site open (the hall's presence: hall or /site).
 Online = Callable[[int], bool]
-# Takes a player out of the hall's Match queue, with the notices that brings.
-Dequeue = Callable[[int], list[Notice]]
 
 
 class Director:
-    def __init__(self, table: GameTable, factory: GameFactory, homes: GameHomes,
-                 maintenance: Maintenance, online: Online, dequeue: Dequeue, now: Now,
-                 rng: random.Random) -> None:
+    def __init__(self, table: GameTable, starter: GameStarter, maintenance: Maintenance,
+                 online: Online, now: Now, rng: random.Random) -> None:
         self.table = table
         self.maintenance = maintenance
-        self.factory = factory
-        self.homes = homes
+        self.starter = starter
         self.online = online
-        self.dequeue = dequeue
         self.now = now
         self.rng = rng
 
     def tick(self) -> list[Notice]:
         now = self.now()
-        for tournament in _of_status(SCHEDULED):
+        for tournament in of_status(ARENA, SCHEDULED):
             if tournament.starts_at <= now:
-                self._start(tournament)
+                start_or_cancel(tournament)
         notices: list[Notice] = []
-        for tournament in _of_status(RUNNING):
-            if ends_at(tournament) <= now:
+        for tournament in of_status(ARENA, RUNNING):
+            end = ends_at(tournament)
+            if end is None or end <= now:
                 self._end(tournament)
             elif not self.maintenance.on:  # no new game starts in maintenance mode
                 notices += self.pair(tournament)
         return notices
-
-    def _start(self, tournament: Tournament) -> None:
-        entries = len(active_players(tournament.id))
-        tournament.status = RUNNING if entries >= tournament.min_players else CANCELLED
-        db.session.commit()
-        event(log, "tournament_" + ("started" if tournament.status == RUNNING else "cancelled"),
-              tournament_id=tournament.id, players=entries)
 
     def _end(self, tournament: Tournament) -> None:
         """Games still in play are played out and count when they end (standings.py)."""
@@ -85,31 +79,12 @@ class Director:
         last, colours_played = history_of(games)
         pairs = [colours(one, other, colours_played, self.rng)
                  for one, other in pair_free(free, places, last)]
-        return self._start_games(tournament, pairs)
+        return self.starter.start(tournament, [(black, white, partial(_link, tournament.id))
+                                               for black, white in pairs])
 
     def free_players(self, players: Iterable[int]) -> list[int]:
         return [player for player in players
                 if self.table.current_game_of(player) is None and self.online(player)]
-
-    def _start_games(self, tournament: Tournament, pairs: list[tuple[int, int]]
-                     ) -> list[Notice]:
-        users = {user.id: user for user in db.session.scalars(
-            select(User).where(User.id.in_({p for pair in pairs for p in pair})))}
-        made = self.factory.create_many([
-            NewGame(users[black], users[white], tournament.ruleset, tournament.time_control(),
-                    rated=tournament.rated, opening=tournament.opening,
-                    linked=partial(_link, tournament.id))
-            for black, white in pairs])
-        lives = [found[0] for found in made if not isinstance(found, ActionError)]
-        self.homes.hand_out(lives)
-        notices: list[Notice] = []
-        for live in lives:
-            event(log, "tournament_paired", tournament_id=tournament.id, game_id=live.game_id)
-            notices += match_found(live) + _told(tournament, live)
-            # Queued for Match meanwhile: the queue would only pair them to be refused.
-            for user_id in live.user_ids():
-                notices += self.dequeue(user_id)
-        return notices
 
 
 def _link(tournament_id: int, game_id: int) -> TournamentGame:
@@ -117,14 +92,18 @@ def _link(tournament_id: int, game_id: int) -> TournamentGame:
     return TournamentGame(tournament_id=tournament_id, game_id=game_id)
 
 
-def _told(tournament: Tournament, live: LiveGame) -> list[Notice]:
-    """Every page of the two players (the hall has `match_found` too): to the game."""
-    return [Notice("tournament_game", {"tournament_id": tournament.id, "game_id": live.game_id},
-                   USER, user_id) for user_id in live.user_ids()]
+def start_or_cancel(tournament: Tournament) -> None:
+    """At its time: running with at least its minimum of players, else cancelled."""
+    entries = len(active_players(tournament.id))
+    tournament.status = RUNNING if entries >= tournament.min_players else CANCELLED
+    db.session.commit()
+    event(log, "tournament_" + ("started" if tournament.status == RUNNING else "cancelled"),
+          tournament_id=tournament.id, players=entries)
 
 
-def _of_status(status: str) -> list[Tournament]:
-    return list(db.session.scalars(select(Tournament).where(Tournament.status == status)))
+def of_status(kind: str, status: str) -> list[Tournament]:
+    return list(db.session.scalars(select(Tournament).where(
+        Tournament.kind == kind, Tournament.status == status)))
 
 
 def active_players(tournament_id: int) -> list[int]:

@@ -20,10 +20,12 @@ from gobang.services.validation import ruleset_choice
 
 SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
 OPEN = (SCHEDULED, RUNNING)  # players may join or withdraw
-ARENA = "arena"
+ARENA, SWISS = "arena", "swiss"
+KINDS = (ARENA, SWISS)
 NAME_LENGTH = 80
 LONGEST_MINUTES = 24 * 60
 FURTHEST_START = 366 * 24 * 60
+MOST_ROUNDS = 20  # a long weekend's Swiss; more would outlast the players
 RECENT = 10
 
 Now = Callable[[], datetime]
@@ -31,16 +33,19 @@ Now = Callable[[], datetime]
 
 @dataclass(frozen=True)
 class Plan:
-    """What the host asks for; checked by `Schedule.create`."""
+    """What the host asks for; checked by `Schedule.create`. An arena lasts `minutes`; a
+    Swiss event (`kind` SWISS) plays `rounds` rounds instead and has no minutes."""
 
     name: str
     ruleset: str
     clock: TimeControl
-    minutes: int
+    minutes: int | None
     starts_in_minutes: float
     min_players: int = 2
     rated: bool = True
     opening: str = "none"
+    kind: str = ARENA
+    rounds: int | None = None
 
 
 def parse_clock(text: str) -> TimeControl:
@@ -58,7 +63,10 @@ def parse_clock(text: str) -> TimeControl:
     return (initial, increment)
 
 
-def ends_at(tournament: Tournament) -> datetime:
+def ends_at(tournament: Tournament) -> datetime | None:
+    """An arena's end; None for a Swiss event, which ends with its last round."""
+    if tournament.minutes is None:
+        return None
     return tournament.starts_at + timedelta(minutes=tournament.minutes)
 
 
@@ -73,13 +81,15 @@ class Schedule:
         event (IntegrityError, rolled back by the caller)."""
         _check(plan)
         tournament = Tournament(
-            kind=ARENA, name=plan.name.strip(), ruleset=plan.ruleset,
+            kind=plan.kind, name=plan.name.strip(), ruleset=plan.ruleset,
             clock_initial=plan.clock[0] if plan.clock else None,
             clock_increment=plan.clock[1] if plan.clock else None, opening=plan.opening,
             rated=plan.rated, starts_at=self.now() + timedelta(minutes=plan.starts_in_minutes),
-            minutes=plan.minutes, min_players=plan.min_players, status=SCHEDULED,
-            created_by=created_by, created_at=self.now())
-        tournament.created_by_id, tournament.by_player = created_by_id, by_player
+            # Each kind keeps only its own length: a Swiss event's minutes would mean nothing.
+            minutes=plan.minutes if plan.kind == ARENA else None,
+            rounds=plan.rounds if plan.kind == SWISS else None, min_players=plan.min_players,
+            status=SCHEDULED, created_by=created_by, created_by_id=created_by_id,
+            by_player=by_player, created_at=self.now())
         db.session.add(tournament)
         db.session.commit()
         return tournament
@@ -119,9 +129,7 @@ def _check(plan: Plan) -> None:
             "A tournament's name has 1 to %(count)d characters.", count=NAME_LENGTH))
     ruleset_choice(plan.ruleset)
     check_opening(plan.ruleset, plan.opening)
-    if not 1 <= plan.minutes <= LONGEST_MINUTES:
-        raise ActionError("bad_request", gettext(
-            "A tournament lasts 1 to %(count)d minutes.", count=LONGEST_MINUTES))
+    _check_length(plan)
     if not math.isfinite(plan.starts_in_minutes) or plan.starts_in_minutes > FURTHEST_START:
         # "nan" and "inf" read as numbers from a form, and no date is that far.
         raise ActionError("bad_request", gettext("A tournament starts within a year."))
@@ -129,3 +137,16 @@ def _check(plan: Plan) -> None:
         raise ActionError("bad_request", gettext("A tournament cannot start in the past."))
     if plan.min_players < 2:
         raise ActionError("bad_request", gettext("A tournament needs at least 2 players."))
+
+
+def _check_length(plan: Plan) -> None:
+    """An arena's minutes, a Swiss event's rounds (the other is not asked for)."""
+    if plan.kind not in KINDS:
+        raise ActionError("bad_request", gettext("A tournament is an arena or a Swiss event."))
+    if plan.kind == SWISS:
+        if plan.rounds is None or not 1 <= plan.rounds <= MOST_ROUNDS:
+            raise ActionError("bad_request", gettext(
+                "A Swiss event has 1 to %(count)d rounds.", count=MOST_ROUNDS))
+    elif plan.minutes is None or not 1 <= plan.minutes <= LONGEST_MINUTES:
+        raise ActionError("bad_request", gettext(
+            "A tournament lasts 1 to %(count)d minutes.", count=LONGEST_MINUTES))

@@ -28,12 +28,12 @@ class TournamentView:
         games = played(tournament.id)
         entries = {entry.user_id: entry for entry in db.session.scalars(
             select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament.id))}
-        names = _names({*entries, *(p for g in games for p in (g.black, g.white))})
+        names = names_of({*entries, *(p for g in games for p in (g.black, g.white))})
         table = [_row(row, names, entries) for row in table_of(tournament.id, games)]
         return {
             **rules_of(tournament), "status": tournament.status,
-            "seconds_to_start": _seconds(tournament.starts_at, self.now()),
-            "seconds_to_end": _seconds(ends_at(tournament), self.now()),
+            "seconds_to_start": seconds_until(tournament.starts_at, self.now()),
+            "seconds_to_end": seconds_until(ends_at(tournament), self.now()),
             "standings": table, "podium": table[:PODIUM] if tournament.status == "finished"
             else [],
             "games": [_game(game, names) for game in games if game.status != Status.FINISHED],
@@ -42,24 +42,27 @@ class TournamentView:
 
 
 def rules_of(tournament: Tournament) -> dict[str, Any]:
+    """Either kind's rules: an arena's minutes and end, a Swiss event's rounds (the other
+    kind's are null)."""
     clock = tournament.time_control()
+    end = ends_at(tournament)
     return {
         "id": tournament.id, "kind": tournament.kind, "name": tournament.name,
         "ruleset": tournament.ruleset, "clock": wire(clock), "clock_label": clock_label(clock),
         "opening": tournament.opening, "rated": tournament.rated, "minutes": tournament.minutes,
-        "min_players": tournament.min_players,
+        "rounds": tournament.rounds, "min_players": tournament.min_players,
         "starts_at": tournament.starts_at.isoformat() + "Z",
-        "ends_at": ends_at(tournament).isoformat() + "Z",
+        "ends_at": None if end is None else end.isoformat() + "Z",
         # Who created it, as they are called now (the host's own: the name stored).
         "created_by": tournament.creator_name,
     }
 
 
-def _seconds(when: datetime, now: datetime) -> int:
-    return max(0, round((when - now).total_seconds()))
+def seconds_until(when: datetime | None, now: datetime) -> int | None:
+    return None if when is None else max(0, round((when - now).total_seconds()))
 
 
-def _names(ids: set[int]) -> dict[int, str]:
+def names_of(ids: set[int]) -> dict[int, str]:
     if not ids:
         return {}
     return {user_id: name for user_id, name in db.session.execute(
@@ -93,17 +96,3 @@ def _me(user: User | None, entries: dict[int, TournamentPlayer],
                     and user.id in (game.black, game.white)), None)
     return {"joined": entry is not None and not entry.withdrawn,
             "withdrawn": bool(entry and entry.withdrawn), "game_id": current}
-
-
-def of_player(user_id: int, limit: int = 10) -> list[dict[str, Any]]:
-    """The tournaments a player joined, latest first, with their place (a profile's list)."""
-    found = db.session.scalars(select(Tournament).join(
-        TournamentPlayer, TournamentPlayer.tournament_id == Tournament.id).where(
-        TournamentPlayer.user_id == user_id).order_by(Tournament.starts_at.desc(),
-                                                      Tournament.id.desc()).limit(limit))
-    rows = []
-    for tournament in found:
-        mine = next((row for row in table_of(tournament.id) if row.id == user_id), None)
-        rows.append({"tournament": tournament, "rank": mine.rank if mine else None,
-                     "points": mine.points if mine else 0})
-    return rows

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from gobang.extensions import db
 from gobang.models import Tournament, TournamentChatLine, User
-from gobang.services.arenas.schedule import CANCELLED, Now, Schedule, ends_at
+from gobang.services.arenas.schedule import CANCELLED, OPEN, Now, Schedule, ends_at
 from gobang.services.moderation.chat_guard import ChatGuard
 from gobang.services.notices import ActionError
 from gobang.services.ratelimit import Limiter
@@ -77,8 +77,12 @@ class EventChat:
                 "last_id": rows[-1].id if rows else after, "open": self.is_open(tournament)}
 
     def is_open(self, tournament: Tournament) -> bool:
-        return (tournament.status != CANCELLED
-                and self.now() < ends_at(tournament) + OPEN_AFTER_END)
+        if tournament.status == CANCELLED:
+            return False
+        end = ends_at(tournament)
+        if end is None:  # a Swiss event has no set end: open until its last round is over
+            return tournament.status in OPEN
+        return self.now() < end + OPEN_AFTER_END
 
 
 def _shown(line_id: int, user_id: int, username: str, text: str,

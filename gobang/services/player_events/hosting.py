@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gobang.extensions import db
 from gobang.models import Tournament, User
-from gobang.services.arenas.schedule import OPEN, SCHEDULED, Plan, Schedule
+from gobang.services.arenas.schedule import ARENA, OPEN, SCHEDULED, Plan, Schedule
 from gobang.services.moderation.chat_guard import ChatGuard
 from gobang.services.moderation.desk import ModeratorDesk
 from gobang.services.notices import ActionError
@@ -115,9 +115,10 @@ class Hosting:
             raise ActionError("bad_request", gettext(
                 "Your tournament starts %(soonest)d minute to %(days)d days from now.",
                 soonest=SOONEST_START_MINUTES, days=LATEST_START_MINUTES // (24 * 60)))
-        if not SHORTEST_MINUTES <= plan.minutes <= LONGEST_MINUTES:
+        # A Swiss event's length is its rounds, bounded for everyone (arenas/schedule.py).
+        if plan.kind == ARENA and not SHORTEST_MINUTES <= (plan.minutes or 0) <= LONGEST_MINUTES:
             raise ActionError("bad_request", gettext(
-                "Your tournament lasts %(shortest)d to %(longest)d minutes.",
+                "Your arena lasts %(shortest)d to %(longest)d minutes.",
                 shortest=SHORTEST_MINUTES, longest=LONGEST_MINUTES))
         if self._has_upcoming(user.id):
             raise _one_upcoming()

@@ -33,6 +33,9 @@ from .swiss import (
 )
 
 RESULTS = (0.0, 0.5, 1.0)  # black's points on a board: a loss, a draw, a win
+# Both lose: a game nobody played (docs/tournaments.md, "Aborted games"); white's points are
+# otherwise 1 less black's.
+DOUBLE_LOSS = (0.0, 0.0)
 
 
 class RoundNotFinished(Exception):
@@ -44,6 +47,8 @@ class SwissRound:
     pairing: RoundPairing
     absent: frozenset[PlayerId]
     results: dict[Board, float] = field(default_factory=dict)  # black's points per board
+    # White's points where they are not 1 less black's (a double loss).
+    white_results: dict[Board, float] = field(default_factory=dict)
 
     def finished(self) -> bool:
         return len(self.results) == len(self.pairing.boards)
@@ -92,14 +97,21 @@ class SwissEvent:
         self.rounds.append(SwissRound(pairing, away))
         return pairing
 
-    def record(self, board: Board, black_points: float) -> None:
-        """The result of a board of the round in play: black's points, 1, 0.5 or 0."""
+    def record(self, board: Board, black_points: float, white_points: float | None = None
+               ) -> None:
+        """The result of a board of the round in play: black's points, 1, 0.5 or 0; white's
+        are 1 less, unless given as 0 beside black's 0: a double loss."""
         if black_points not in RESULTS:
             raise ValueError(f"black's points must be one of {RESULTS}")
+        if white_points is not None and (black_points, white_points) != DOUBLE_LOSS \
+                and white_points != 1.0 - black_points:
+            raise ValueError("white's points are 1 less black's, or 0 beside black's 0")
         current = self.rounds[-1] if self.rounds else None
         if current is None or board not in current.pairing.boards:
             raise ValueError(f"{board} is not a board of the round in play")
         current.results[board] = black_points
+        if white_points is not None and white_points != 1.0 - black_points:
+            current.white_results[board] = white_points
 
     def players(self) -> list[SwissPlayer]:
         """Everyone as the next pairing sees them: results recorded so far."""
@@ -141,7 +153,8 @@ def _game_of(player: PlayerId, played: SwissRound) -> _Game | None:
             black_points = played.results[board]
             if player == board.black:
                 return _Game(board.white, black_points, BLACK)
-            return _Game(board.black, 1.0 - black_points, WHITE)
+            return _Game(board.black, played.white_results.get(board, 1.0 - black_points),
+                         WHITE)
     return _Game(None, 0.0, ABSENT)  # absent this round, or not yet joined
 
 

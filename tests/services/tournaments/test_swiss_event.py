@@ -129,3 +129,19 @@ def test_a_result_for_a_board_not_in_play_is_refused():
 def test_a_player_joins_once():
     with pytest.raises(ValueError, match="already"):
         event_of(RATINGS).join("a", 1000)
+
+
+def test_a_double_loss_scores_nothing_for_either_player():
+    event = event_of({"a": 2000, "b": 1900})
+    board, = event.pair_next().boards
+    event.record(board, 0.0, 0.0)
+    assert {row.id: row.points for row in event.standings()} == {"a": 0.0, "b": 0.0}
+    assert all(player.opponents for player in event.players())  # they still met
+
+
+@pytest.mark.parametrize(("black", "white"), [(1.0, 1.0), (0.5, 0.0), (0.0, 0.5)])
+def test_white_points_other_than_the_rest_or_a_double_loss_are_refused(black, white):
+    event = event_of({"a": 2000, "b": 1900})
+    board, = event.pair_next().boards
+    with pytest.raises(ValueError, match="white's points"):
+        event.record(board, black, white)
