@@ -34,6 +34,7 @@ from gobang.services.arenas.berserk import Berserk, bare_colours
 from gobang.services.arenas.director import Director
 from gobang.services.arenas.entries import Entries
 from gobang.services.arenas.schedule import Schedule
+from gobang.services.arenas.standings import ArenaGames
 from gobang.services.arenas.view import TournamentView
 from gobang.services.clock import Clock, monotonic, wall
 from gobang.services.cluster.directory import Directory, RedisDirectory, SoleDirectory
@@ -361,10 +362,12 @@ def analysis_settings(cfg: Any) -> QueueSettings:
 def _arenas(cfg: Any, play: Play, lobby: Lobby, rng: random.Random) -> Arenas:
     now = utc_now(cfg)
     schedule = Schedule(now)
+    # Each arena's games as last read, shared by its tick and its page.
+    games = ArenaGames()
     return Arenas(schedule, Entries(schedule),
                   Director(play.table, play.factory, play.homes, play.maintenance,
-                           lobby.presence.is_online, lobby.matchmaking.cancel, now, rng),
-                  TournamentView(now), Berserk(play.table))
+                           lobby.presence.is_online, lobby.matchmaking.cancel, now, rng, games),
+                  TournamentView(now, games), Berserk(play.table))
 
 
 def utc_now(cfg: Any) -> Callable[[], datetime]:

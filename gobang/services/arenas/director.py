@@ -19,7 +19,7 @@ from gobang.extensions import db
 from gobang.logs import event
 from gobang.models import Tournament, TournamentGame, TournamentPlayer, User
 from gobang.services.arenas.schedule import CANCELLED, FINISHED, RUNNING, SCHEDULED, Now, ends_at
-from gobang.services.arenas.standings import history_of, played, table_of
+from gobang.services.arenas.standings import ArenaGames, history_of, table_of
 from gobang.services.hall.pairings import match_found
 from gobang.services.notices import USER, ActionError, Notice
 from gobang.services.play.factory import GameFactory, NewGame
@@ -40,7 +40,7 @@ Dequeue = Callable[[int], list[Notice]]
 class Director:
     def __init__(self, table: GameTable, factory: GameFactory, homes: GameHomes,
                  maintenance: Maintenance, online: Online, dequeue: Dequeue, now: Now,
-                 rng: random.Random) -> None:
+                 rng: random.Random, games: ArenaGames) -> None:
         self.table = table
         self.maintenance = maintenance
         self.factory = factory
@@ -49,6 +49,7 @@ class Director:
         self.dequeue = dequeue
         self.now = now
         self.rng = rng
+        self.games = games
 
     def tick(self) -> list[Notice]:
         now = self.now()
@@ -80,7 +81,7 @@ class Director:
         free = self.free_players(active_players(tournament.id))
         if len(free) < 2:
             return []
-        games = played(tournament.id)
+        games = self.games.played(tournament.id)
         places = {row.id: row.rank for row in table_of(tournament.id, games)}
         last, colours_played = history_of(games)
         pairs = [colours(one, other, colours_played, self.rng)
