@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import math
 import multiprocessing as mp
+import os
 import random
 import re
 import subprocess
@@ -324,6 +325,9 @@ def scenario_arena(args) -> dict[str, Any]:
     duration = args.duration or 180
     every = args.every or 1.0
     drain = max(args.drain, 3.0)
+    # machine() reads the load when the report is printed, after the run's own load: this is
+    # the machine's before the run.
+    load_before = round(os.getloadavg()[0], 2)
     server = start_app(args, {**FAST_HASH, **GAME_ENV})
     try:
         try:
@@ -333,6 +337,7 @@ def scenario_arena(args) -> dict[str, Any]:
             _keep_log(server)
             raise
         log = server.log()
+        report["loadavg_1m_before"] = load_before
         report["server_log_tracebacks"] = log.count("Traceback")
         report["server_log_traceback_samples"] = traceback_samples(log)
         if clustered(args):
