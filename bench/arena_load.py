@@ -24,7 +24,7 @@ What is measured, with `time.monotonic()` readings joined across the bench's pro
 - moves: from the mover's `place_stone` to the opponent's `stone_placed` (the round trip of
   every other scenario, `rtt_ms`) and to the mover's own copy (`echo_ms`).
 - standings: from a game's end (the first of its two `game_over`) to the first poll answered
-  whose standings count it for both players (their rows' marks), `standings_fresh_s`.
+  whose standings count it for both players (their rows' marks), `standings.fresh_s`.
 """
 
 from __future__ import annotations
@@ -208,6 +208,8 @@ class Player:
 
 @dataclass
 class ArenaJob:
+    """What one bench process plays: `players` players of the arena on `url`."""
+
     url: str
     index: int
     players: int
