@@ -407,3 +407,17 @@ def test_a_finished_game_is_read_once_however_often_the_arena_is_read(env, runni
     db.session.execute(update(Game).where(Game.id == game.id).values(winner_id=None))
     db.session.commit()
     assert kept.played(arena.id) == before != played(arena.id)
+
+
+def test_only_the_arenas_read_last_are_kept(env, running):
+    arena, _players = running
+    env.arenas.director.tick()
+    game, = linked_games(arena.id)
+    seat_and_win(env, game)
+    kept = ArenaGames()
+    kept.played(arena.id)
+    for _ in range(ArenaGames.KEPT):
+        kept.played(env.arenas.schedule.create(plan(), "host").id)
+    db.session.execute(update(Game).where(Game.id == game.id).values(winner_id=None))
+    db.session.commit()
+    assert kept.played(arena.id) == played(arena.id)  # read in full again

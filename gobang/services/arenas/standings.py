@@ -9,6 +9,7 @@ ends. An aborted game (nobody moved in time) counts for nobody."""
 from __future__ import annotations
 
 from bisect import insort
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -55,16 +56,19 @@ class ArenaGames:
     """`played`, kept between reads: the director reads a running arena's games every tick
     and its page every second, and a finished game never changes, so each read asks the
     database only for the games paired since the last one and those that were in play then
-    (reading all of them each time cost a tick about 16 ms at 1,000 games, and grew with
-    every game: docs/performance.md, "An arena of 200 players"). A count of the links checks
-    that no pairing was committed behind one read already past its id; if one was, the
-    arena's games are read again in full."""
+    (reading all of them each time cost 10-16 ms at 1,100 games, and grew with every game:
+    docs/performance.md, "An arena of 200 players"). A count of the links checks that no
+    pairing was committed behind one read already past its id; if one was, the arena's games
+    are read again in full. Only the KEPT arenas read last are kept (those running, and the
+    pages being looked at): an older one is read in full again when asked for."""
+
+    KEPT = 8
 
     def __init__(self) -> None:
-        self._read: dict[int, _Read] = {}
+        self._read: OrderedDict[int, _Read] = OrderedDict()
 
     def played(self, tournament_id: int) -> list[Played]:
-        last = self._read.get(tournament_id, _Read())
+        last = self._read.pop(tournament_id, None) or _Read()
         query = _games_of(tournament_id)
         read = last.updated(db.session.execute(query.where(or_(
             TournamentGame.id > last.last_link, Game.id.in_(last.in_play)))))
@@ -73,6 +77,8 @@ class ArenaGames:
         # Replaced whole, never changed in place: a read that waited on the database meanwhile
         # still holds the one it began from.
         self._read[tournament_id] = read
+        while len(self._read) > self.KEPT:
+            self._read.popitem(last=False)
         return read.games()
 
 
