@@ -1,7 +1,8 @@
 """Load generator: real Socket.IO clients over loopback against `python app.py`.
 
     .venv/bin/python bench/load.py --scenario single|throughput|thousand|idle|matching|
-                                              login-burst|soak|computer [--json FILE] [options]
+                                              login-burst|soak|computer|analysis|arena
+                                              [--json FILE] [options]
 
 Each scenario starts its own server(s) on 127.0.0.1 with a temporary database, drives them
 with asyncio clients in one or more bench processes, stops everything and prints a report
@@ -922,14 +923,17 @@ def machine() -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenario", required=True, choices=sorted(SCENARIOS) + ["idle",
-                                                                                 "matching"])
+    parser.add_argument("--scenario", required=True,
+                        choices=sorted(SCENARIOS) + ["arena", "idle", "matching"])
     parser.add_argument("--duration", type=float, help="seconds of measured play")
     parser.add_argument("--games", type=int)
-    parser.add_argument("--every", type=float, help="seconds between one player's moves")
+    parser.add_argument("--every", type=float,
+                        help="seconds between one player's moves; arena: the longest think "
+                             "before a move (a think is --every/2 to --every, default 1)")
     parser.add_argument("--workers", type=int, help="bench processes")
     parser.add_argument("--connections", type=int, help="idle: hall connections")
-    parser.add_argument("--players", type=int, help="matching: queued players")
+    parser.add_argument("--players", type=int,
+                        help="matching: queued players; arena: its players (default 200)")
     parser.add_argument("--namespace", choices=["/hall", "/room"],
                         help="idle: where the connections wait (default /hall)")
     parser.add_argument("--rate", type=float,
@@ -960,7 +964,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--processes", type=int, default=1,
                         help="2 or more: a cluster (PostgreSQL, Redis, nginx; see "
                              "bench/cluster.py) for single, throughput, thousand, idle, "
-                             "matching")
+                             "matching, arena")
     parser.add_argument("--drain", type=float, default=DRAIN_SECONDS,
                         help="seconds after the end for the last moves to arrive")
     parser.add_argument("--settle", type=float, default=0,
@@ -998,6 +1002,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         from bench.hall_load import scenario_idle, scenario_matching
 
         runner.update({"idle": scenario_idle, "matching": scenario_matching})
+    if args.scenario == "arena":
+        from bench.arena_load import scenario_arena
+
+        runner["arena"] = scenario_arena
     return emit("bench/load.py", args.scenario, argv, args.json, runner[args.scenario](args))
 
 

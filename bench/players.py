@@ -63,27 +63,43 @@ def new_http() -> aiohttp.ClientSession:
 async def login(http: aiohttp.ClientSession, base: str, username: str,
                 register: bool = True) -> str:
     """Register (or log in) over HTTP as a browser does; returns the session cookie header."""
-    path = "/register" if register else "/login"
-    async with http.get(base + path) as page:
-        text = await page.text()
-        cookies = {k: m.value for k, m in page.cookies.items()}
+    form = {"username": username, "password": PASSWORD, "confirm": PASSWORD}
+    return await post_form(http, base, "/register" if register else "/login", form)
+
+
+async def post_form(http: aiohttp.ClientSession, base: str, page: str, form: dict[str, str],
+                    cookie: str = "", action: str | None = None) -> str:
+    """A page's form posted as a browser does: GET `page` for its csrf_token, POST `form` with
+    it to `action` (default: the page itself), which must answer 302. Returns the cookie
+    header after both: the token lives in the session, so the page's answer may carry it in a
+    new cookie."""
+    cookies = _parse_cookie(cookie)
+    async with http.get(base + page, headers=_cookie_headers(cookies)) as answer:
+        text = await answer.text()
+        cookies.update({k: m.value for k, m in answer.cookies.items()})
     match = _TOKEN.search(text)
     if match is None:
-        raise RuntimeError(f"{path}: no csrf_token (status {page.status})")
-    form = {"csrf_token": match.group(1), "username": username, "password": PASSWORD,
-            "confirm": PASSWORD}
-    headers = {"Cookie": _cookie_header(cookies)}
-    async with http.post(base + path, data=form, headers=headers,
-                         allow_redirects=False) as answer:
+        raise RuntimeError(f"{page}: no csrf_token (status {answer.status})")
+    target = action or page
+    async with http.post(base + target, data={"csrf_token": match.group(1), **form},
+                         headers=_cookie_headers(cookies), allow_redirects=False) as answer:
         await answer.read()
         if answer.status != 302:
-            raise RuntimeError(f"{path} {username}: HTTP {answer.status}")
+            raise RuntimeError(f"{target} {form.get('username', '')}: HTTP {answer.status}")
         cookies.update({k: m.value for k, m in answer.cookies.items()})
     return _cookie_header(cookies)
 
 
 def _cookie_header(cookies: dict[str, str]) -> str:
     return "; ".join(f"{k}={v}" for k, v in cookies.items())
+
+
+def _cookie_headers(cookies: dict[str, str]) -> dict[str, str]:
+    return {"Cookie": _cookie_header(cookies)} if cookies else {}
+
+
+def _parse_cookie(header: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in header.split("; ") if part)
 
 
 def sio_client(http: aiohttp.ClientSession, cookie: str | None = None,

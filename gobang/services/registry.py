@@ -34,6 +34,7 @@ from gobang.services.arenas.berserk import Berserk, bare_colours
 from gobang.services.arenas.director import Director
 from gobang.services.arenas.entries import Entries
 from gobang.services.arenas.schedule import Schedule
+from gobang.services.arenas.standings import ArenaGames
 from gobang.services.arenas.starter import GameStarter
 from gobang.services.arenas.view import TournamentView
 from gobang.services.clock import Clock, monotonic, wall
@@ -395,10 +396,14 @@ def _tournaments(cfg: Any, play: Play, lobby: Lobby, rng: random.Random
     now = utc_now(cfg)
     schedule = Schedule(now)
     starter = GameStarter(play.factory, play.homes, lobby.matchmaking.cancel)
-    arenas = Director(play.table, starter, play.maintenance, lobby.presence.is_online, now, rng)
+    # Each arena's games as last read, shared by its tick and its page.
+    games = ArenaGames()
+    arenas = Director(play.table, starter, play.maintenance, lobby.presence.is_online, now, rng,
+                      games)
     swiss = SwissDirector(arenas, starter, play.maintenance, now, rng,
                           cfg["SWISS_ROUND_PAUSE_SECONDS"])
-    return (Arenas(schedule, Entries(schedule), arenas, TournamentView(now), Berserk(play.table)),
+    return (Arenas(schedule, Entries(schedule), arenas, TournamentView(now, games),
+                   Berserk(play.table)),
             Swiss(swiss, SwissView(now, swiss)))
 
 

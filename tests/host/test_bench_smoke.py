@@ -10,6 +10,7 @@ import pytest
 
 from bench import cluster as cluster_bench
 from bench import load
+from bench.arena_load import Free, with_partner
 from bench.players import Pace
 from tests.support.cluster import REQUIRE_ENV
 from tests.support.databases import SERVER_ENV
@@ -72,6 +73,15 @@ def test_a_pace_with_windows_holds_moves_until_the_next_one(every, last_move_at,
     assert pace.delay(last_move_at, now) == pytest.approx(delay)
 
 
+def test_an_arena_wait_counts_from_when_someone_the_player_may_meet_is_free_too():
+    free = [Free("ann", 10.0, 13.0, "ben", True), Free("ben", 10.0, 14.0, "ann", True),
+            Free("cyd", 12.0, 13.0, "dan", True),
+            Free("eve", 9.0, 14.5, "ann", True)]  # she played ann before ann played ben
+
+    # ann meets neither ben nor eve, who just played her: cyd from 12. ben may meet eve.
+    assert with_partner(free[:3], free) == [1.0, 4.0, 1.0]
+
+
 @pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_computer_bench_reports_the_computers_replies_beside_the_human_games():
     report = load.main(["--scenario", "computer", "--computer-games", "2", "--computer-level",
@@ -115,6 +125,34 @@ def test_analysis_bench_reports_analyses_finished_beside_the_games():
     assert analyses["done"] >= 1
     assert 0 < analyses["seconds_p50"] <= analyses["seconds_max"]
     assert 0 < analyses["at_once_mean"] <= 1
+
+
+def assert_sane_arena(arena: dict, players: int) -> None:
+    """Everyone joined and was paired at the start and again after their games; every move
+    reached both players; every game ended in the window was counted in the standings."""
+    assert arena["errors"] == 0, arena["error_samples"]
+    assert arena["server_log_tracebacks"] == 0, arena["server_log_traceback_samples"]
+    assert arena["joined"] == arena["joined_before_start"] == players
+    pairing = arena["pairing"]
+    assert pairing["first_pairing"]["paired"] == players
+    assert pairing["pairings"] >= players
+    waits = pairing["wait_with_partner_s"]
+    assert 0 <= waits["p50"] <= waits["p99"] <= waits["max"] < 5
+    assert pairing["wait_s"]["max"] >= waits["max"]
+    assert arena["moves_delivered"] == arena["moves_echoed"] == arena["moves_sent"] > 0
+    assert 0 < arena["rtt_ms"]["p50"] <= arena["rtt_ms"]["p99"] < 5000
+    standings = arena["standings"]
+    assert standings["games_counted"] == arena["games_ended"] >= players
+    assert 0 <= standings["fresh_s"]["p50"] <= standings["fresh_s"]["max"] < 5
+    assert standings["started_at_s"] is not None
+
+
+@pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
+def test_arena_bench_pairs_its_players_game_after_game_and_the_standings_follow():
+    report = load.main(["--scenario", "arena", "--players", "6", "--duration", "8",
+                        "--every", "0.1", "--drain", "2"])
+
+    assert_sane_arena(report["app"], 6)
 
 
 def needs_postgres():
@@ -205,3 +243,13 @@ def test_failover_bench_kills_the_owner_and_loses_no_acknowledged_move():
     assert report["moved_elsewhere"] == 1
     assert 0 < report["moving_again_s"]["p50"] <= report["moving_again_s"]["max"] < 30
     assert report["server_log_tracebacks"] == 0
+
+
+@several_processes
+def test_arena_bench_on_two_processes_pairs_game_after_game():
+    needs_postgres()
+    report = load.main(["--scenario", "arena", "--processes", "2", "--players", "6",
+                        "--duration", "8", "--every", "0.1", "--drain", "2"])
+
+    assert report["app"]["processes"] == 2
+    assert_sane_arena(report["app"], 6)

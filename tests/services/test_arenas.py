@@ -6,10 +6,12 @@ import random
 from functools import partial
 
 import pytest
+from sqlalchemy import update
 
 from gobang.extensions import db
 from gobang.models import Game, Tournament, TournamentGame
 from gobang.services.arenas.schedule import Plan, parse_clock
+from gobang.services.arenas.standings import ArenaGames, played
 from gobang.services.notices import ActionError
 from gobang.services.play.factory import NewGame
 from tests.services.conftest import FIVE_FOR_BLACK, WALL_START, events, play, seat, seat_and_win
@@ -337,3 +339,64 @@ def test_after_a_restart_a_berserker_still_plays_without_increment(env, running,
     clocks = restarted.play.table.get(game.id).clocks
     assert (clocks.bare, clocks.black_ms, clocks.white_ms) == (frozenset({"black"}), 90_000,
                                                                182_000)
+
+
+def test_the_games_kept_between_reads_are_the_games_read_afresh(env, running, users, hall_of):
+    arena, players = running
+    for player in hall_of(*users("cyd", "dee")):
+        env.arenas.entries.join(player, arena.id)
+    kept = ArenaGames()
+    env.arenas.director.tick()
+    first, second = linked_games(arena.id)
+    assert kept.played(arena.id) == played(arena.id)  # two in play
+    seat_and_win(env, second)
+    assert kept.played(arena.id) == played(arena.id)  # one of them finished
+    seat_and_win(env, first)
+    env.arenas.director.tick()
+    assert len(linked_games(arena.id)) == 4
+    assert kept.played(arena.id) == played(arena.id)  # two finished, two new in play
+
+
+def test_a_pairing_stored_behind_a_read_past_its_id_is_still_read(env, arena, users):
+    cy, dee, eve, fay = users("cyd", "dee", "eve", "fay")
+    kept = ArenaGames()
+
+    def linked_as(link_id: int):
+        return partial(TournamentGame, id=link_id, tournament_id=arena.id)
+
+    env.play.factory.create_many([NewGame(cy, dee, "freestyle",
+                                          linked=lambda game_id: linked_as(3)(game_id=game_id))])
+    assert len(kept.played(arena.id)) == 1
+    # Committed after the read of link 3, as a slower transaction's could be.
+    env.play.factory.create_many([NewGame(eve, fay, "freestyle",
+                                          linked=lambda game_id: linked_as(2)(game_id=game_id))])
+    assert kept.played(arena.id) == played(arena.id)
+    assert len(played(arena.id)) == 2
+
+
+def test_a_finished_game_is_read_once_however_often_the_arena_is_read(env, running):
+    arena, _players = running
+    env.arenas.director.tick()
+    game, = linked_games(arena.id)
+    seat_and_win(env, game)
+    kept = ArenaGames()
+    before = kept.played(arena.id)
+    # Changed behind the arena's back (nothing in the server changes a finished game): the
+    # kept read does not ask for it again.
+    db.session.execute(update(Game).where(Game.id == game.id).values(winner_id=None))
+    db.session.commit()
+    assert kept.played(arena.id) == before != played(arena.id)
+
+
+def test_only_the_arenas_read_last_are_kept(env, running):
+    arena, _players = running
+    env.arenas.director.tick()
+    game, = linked_games(arena.id)
+    seat_and_win(env, game)
+    kept = ArenaGames()
+    kept.played(arena.id)
+    for _ in range(ArenaGames.KEPT):
+        kept.played(env.arenas.schedule.create(plan(), "host").id)
+    db.session.execute(update(Game).where(Game.id == game.id).values(winner_id=None))
+    db.session.commit()
+    assert kept.played(arena.id) == played(arena.id)  # read in full again

@@ -27,7 +27,7 @@ from gobang.services.arenas.schedule import (
     Now,
     ends_at,
 )
-from gobang.services.arenas.standings import history_of, played, table_of
+from gobang.services.arenas.standings import ArenaGames, history_of, table_of
 from gobang.services.arenas.starter import GameStarter
 from gobang.services.notices import Notice
 from gobang.services.play.maintenance import Maintenance
@@ -42,13 +42,14 @@ Online = Callable[[int], bool]
 
 class Director:
     def __init__(self, table: GameTable, starter: GameStarter, maintenance: Maintenance,
-                 online: Online, now: Now, rng: random.Random) -> None:
+                 online: Online, now: Now, rng: random.Random, games: ArenaGames) -> None:
         self.table = table
         self.maintenance = maintenance
         self.starter = starter
         self.online = online
         self.now = now
         self.rng = rng
+        self.games = games
 
     def tick(self) -> list[Notice]:
         now = self.now()
@@ -74,7 +75,7 @@ class Director:
         free = self.free_players(active_players(tournament.id))
         if len(free) < 2:
             return []
-        games = played(tournament.id)
+        games = self.games.played(tournament.id)
         places = {row.id: row.rank for row in table_of(tournament.id, games)}
         last, colours_played = history_of(games)
         pairs = [colours(one, other, colours_played, self.rng)

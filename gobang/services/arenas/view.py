@@ -12,7 +12,7 @@ from sqlalchemy import select
 from gobang.extensions import db
 from gobang.models import Tournament, TournamentPlayer, User
 from gobang.services.arenas.schedule import Now, ends_at
-from gobang.services.arenas.standings import Played, played, table_of
+from gobang.services.arenas.standings import ArenaGames, Played, table_of
 from gobang.services.pools import clock_label, wire
 from gobang.services.tournaments.arena import ArenaStanding
 from gobang.vocabulary import Status
@@ -21,11 +21,12 @@ PODIUM = 3
 
 
 class TournamentView:
-    def __init__(self, now: Now) -> None:
+    def __init__(self, now: Now, games: ArenaGames) -> None:
         self.now = now
+        self.games = games
 
     def summary(self, tournament: Tournament, user: User | None) -> dict[str, Any]:
-        games = played(tournament.id)
+        games = self.games.played(tournament.id)
         entries = {entry.user_id: entry for entry in db.session.scalars(
             select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament.id))}
         names = names_of({*entries, *(p for g in games for p in (g.black, g.white))})
