@@ -75,8 +75,9 @@ CLOCK = "60+1"  # quick games: a player thinks at most a second, 15 times a game
 RESIGN_AFTER = (10, 30)  # stones on the board when the side to move resigns, drawn per game
 POLL_SECONDS = 0.2
 # The arena starts this long after it is created, and longer for more players: the joins
-# (a page and a form each) come first. A player late for the start joins a running arena.
-JOIN_SECONDS, JOIN_SECONDS_PER_PLAYER = 4.0, 0.15
+# (a page and a form each, 16 at a time) come first. A player late for the start joins a
+# running arena; the report says how many joined before it (`joined_before_start`).
+JOIN_SECONDS, JOIN_SECONDS_PER_PLAYER = 2.5, 0.15
 _CREATED = re.compile(r"Created tournament (\d+):")
 
 

@@ -149,7 +149,7 @@ def assert_sane_arena(arena: dict, players: int) -> None:
 
 @pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_arena_bench_pairs_its_players_game_after_game_and_the_standings_follow():
-    report = load.main(["--scenario", "arena", "--players", "6", "--duration", "8",
+    report = load.main(["--scenario", "arena", "--players", "6", "--duration", "5",
                         "--every", "0.1", "--drain", "2"])
 
     assert_sane_arena(report["app"], 6)
@@ -249,7 +249,7 @@ def test_failover_bench_kills_the_owner_and_loses_no_acknowledged_move():
 def test_arena_bench_on_two_processes_pairs_game_after_game():
     needs_postgres()
     report = load.main(["--scenario", "arena", "--processes", "2", "--players", "6",
-                        "--duration", "8", "--every", "0.1", "--drain", "2"])
+                        "--duration", "5", "--every", "0.1", "--drain", "1"])
 
     assert report["app"]["processes"] == 2
     assert_sane_arena(report["app"], 6)
