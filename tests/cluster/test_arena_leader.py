@@ -1,11 +1,13 @@
 """With several processes only the leader runs the arenas' tick: two processes never pair
-the same players."""
+the same players, and when the leader is gone the next one pairs."""
 
 from __future__ import annotations
 
 from gobang.extensions import db
 from gobang.models import TournamentGame
 from gobang.services.arenas.schedule import Plan
+from gobang.services.cluster.leader import LEADER
+from gobang.services.cluster.leases import PREFIX
 from tests.cluster.test_services import register, two_processes  # noqa: F401 - the fixture
 
 
@@ -46,3 +48,20 @@ def test_only_the_leader_pairs_a_swiss_round(two_processes):  # noqa: F811 - the
         pass
     db.session.refresh(swiss)
     assert (swiss.status, arena_games()) == ("running", 1)
+
+
+def test_once_the_leader_s_lease_runs_out_the_other_process_pairs_the_arena(
+        two_processes, redis_server):  # noqa: F811 - the fixture
+    leader, other = two_processes
+    assert leader.leadership.hold() and not other.leadership.hold()
+    arena = leader.arenas.schedule.create(
+        Plan("Cluster arena", "freestyle", (180, 2), 60, 0, 2), "host")
+    for number, player in enumerate(register(leader, "ann", "bob")):
+        leader.arenas.entries.join(player, arena.id)
+        other.lobby.hall.connect(player, f"hall-{number}")  # their pages on the other process
+    redis_server.client().delete(PREFIX + LEADER)  # the leader died: its lease ran out
+    for _ in other.tick():
+        pass
+    db.session.refresh(arena)
+    assert other.leadership.hold()
+    assert (arena.status, arena_games()) == ("running", 1)
