@@ -255,13 +255,18 @@ def test_a_player_without_a_page_open_is_absent_from_the_round(env, swiss, users
     assert table(env, swiss)["cyd"] == (0.0, ["absent"])
 
 
+def all_but_the_first_leave(env, players) -> None:
+    """The pages `hall_of` opened for players[1:] are closed."""
+    for index, player in enumerate(players[1:], start=1):
+        env.lobby.hall.disconnect(player.id, f"hall-{player.id}-{index}")
+
+
 def test_with_fewer_than_two_present_the_event_ends_with_the_rounds_played(
         env, swiss, entered, start, wall):
     players = entered("ann", "bob", "cyd", "dee")
     start()
     end_round(env, swiss.id, wall)
-    for player in players[1:]:
-        env.lobby.hall.disconnect(player.id, f"hall-{player.id}-{players.index(player)}")
+    all_but_the_first_leave(env, players)
     wall.advance(PAUSE)
     env.swiss.director.tick()
     assert swiss.status == "running"  # the round waits one pause more for players
@@ -274,8 +279,7 @@ def test_a_player_back_within_the_wait_is_paired(env, swiss, entered, start, wal
     players = entered("ann", "bob", "cyd", "dee")
     start()
     end_round(env, swiss.id, wall)
-    for player in players[1:]:
-        env.lobby.hall.disconnect(player.id, f"hall-{player.id}-{players.index(player)}")
+    all_but_the_first_leave(env, players)
     wall.advance(PAUSE)
     env.swiss.director.tick()
     hall_of(*players[1:])
