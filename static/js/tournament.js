@@ -42,6 +42,9 @@ function start(root) {
     secondsLeft = data.status === "scheduled" ? data.seconds_to_start
       : data.status !== "running" ? null : swiss ? data.seconds_to_next_round : data.seconds_to_end;
     tickCountdown();
+    // Once it is over there is nothing to count down to.
+    document.querySelector("[data-testid=countdown-box]").hidden =
+      data.status === "finished" || data.status === "cancelled";
     showStandings(data.standings, swiss);
     showGames(data.games);
     showPodium(data.podium);

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_game import play_to_five
 from tests.support.arenas import running_arena, scheduled_swiss, start_now
+from tests.support.browser import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -77,8 +78,11 @@ def test_two_players_play_a_one_round_swiss_and_see_the_final_table(
     black.goto(address)
     expect(black.get_by_test_id("tournament-status")).to_have_text("Finished")
     expect(black.get_by_test_id("tournament-round")).to_have_text("1 of 1")
+    expect(black.get_by_test_id("countdown-box")).to_be_hidden()  # nothing left to count down
     expect(black.locator("#podium li").first).to_have_text(f"{winner} · 1")
     for name, points in ((winner, "1"), (loser, "0")):
         row = black.locator(f'[data-testid=standing][data-player="{name}"]')
         expect(row.get_by_test_id("standing-points")).to_have_text(points)
     expect(black.get_by_test_id("tournament-board")).to_contain_text("1-0")
+    ARTIFACTS.mkdir(exist_ok=True)
+    black.screenshot(path=str(ARTIFACTS / "swiss-finished.png"), full_page=True)
