@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_hall_chat import line_texts
+from tests.support.browser import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -51,3 +52,5 @@ def test_a_player_s_event_and_its_chat(browser_player, live_server):
     expect(ann_log).to_have_count(2, timeout=2_000)
     assert line_texts(ann_log) == ["ann: good luck <b>all</b>", "ben: thanks, you too"]
     expect(ben_log).to_have_count(2)  # ben's own line once, not again from the poll
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.screenshot(path=str(ARTIFACTS / "tournament-chat.png"), full_page=True)
