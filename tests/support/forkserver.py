@@ -17,8 +17,10 @@ end of the pipe closes) the fork server kills the children it still has and ends
 from __future__ import annotations
 
 import ctypes.util
+import importlib
 import json
 import os
+import pkgutil
 import signal
 import subprocess
 import sys
@@ -132,9 +134,17 @@ def _serve() -> None:
     eventlet.monkey_patch()
     from eventlet import patcher
 
-    # Imported here once for every child: what app.py imports before it serves.
-    import gobang.factory  # noqa: F401
-    import gobang.transport.server  # noqa: F401
+    # Done here once for every child: every module of the app imported (what app.py and the
+    # app factory import; compiling them again in each child was a third of its start, with
+    # PYTHONDONTWRITEBYTECODE set), and the start-up check of the patched libraries read once
+    # (its reading is kept per process, gobang/transport/patches.py `assigns`).
+    import gobang
+    import gobang.transport.server
+    from gobang.transport.patches import refusals
+
+    for module in pkgutil.walk_packages(gobang.__path__, "gobang."):
+        importlib.import_module(module.name)
+    refusals(gobang.transport.server.touched())
 
     real_os = patcher.original("os")
     real_select = patcher.original("select")
