@@ -135,9 +135,10 @@ def _serve() -> None:
     from eventlet import patcher
 
     # Done here once for every child: every module of the app imported (what app.py and the
-    # app factory import; compiling them again in each child was a third of its start, with
-    # PYTHONDONTWRITEBYTECODE set), and the start-up check of the patched libraries read once
-    # (its reading is kept per process, gobang/transport/patches.py `assigns`).
+    # app factory import: importing them again in each child, their sources compiled too where
+    # PYTHONDONTWRITEBYTECODE is set, was about half of its start), and the start-up check of
+    # the patched libraries run once (its reading of library source is kept per process:
+    # gobang/transport/patches.py `_sets_in_own_code`).
     import gobang
     import gobang.transport.server
     from gobang.transport.patches import refusals
