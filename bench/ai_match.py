@@ -160,6 +160,8 @@ def play(spec: GameSpec) -> dict:
         "a_black": spec.a_black,
         "score": score,
         "moves": len(game.moves),
+        # Every stone from the opening on, as [row, col]: a game can be replayed and studied.
+        "record": [list(move) for move in game.moves],
         "no_legal_move": stuck,
         "seconds": round(time.monotonic() - started, 2),
         "fallbacks": {"a": fallbacks[a_color], "b": fallbacks[b_color]},
