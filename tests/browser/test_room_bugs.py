@@ -205,7 +205,8 @@ def test_edge_stones_never_cover_the_coordinate_labels(browser_player, live_serv
         click_point(mover, point)
         expect(mover.locator(f'[aria-label="{point}"]')).to_have_attribute(
             "data-stone", re.compile("."))
-    assert black.locator("[data-testid=board] [data-stone]").count() == len(EDGE_POINTS)
+    # The last stone is white's: black's page draws it when the move reaches it, so wait.
+    expect(black.locator("[data-testid=board] [data-stone]")).to_have_count(len(EDGE_POINTS))
     assert black.evaluate(LABELS_COVERED) == []
 
 
