@@ -142,7 +142,9 @@ def assert_sane_arena(arena: dict, players: int) -> None:
     assert arena["moves_delivered"] == arena["moves_echoed"] == arena["moves_sent"] > 0
     assert 0 < arena["rtt_ms"]["p50"] <= arena["rtt_ms"]["p99"] < 5000
     standings = arena["standings"]
-    assert standings["games_counted"] == arena["games_ended"] >= players
+    # At least the first round's games end in the window (10-30 stones at about 0.1 s a
+    # move); how many more do depends on who is free when, with no one paired twice running.
+    assert standings["games_counted"] == arena["games_ended"] >= players // 2
     assert 0 <= standings["fresh_s"]["p50"] <= standings["fresh_s"]["max"] < 5
     assert standings["started_at_s"] is not None
 
