@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.ai_match import read_results
-from gobang.ai.alphabeta import DEFENCE_WEIGHT
 from gobang.ai.budget import Budget, OutOfBudget
+from gobang.ai.evaluation import legal_moves
 from gobang.ai.position import Position
 from gobang.ai.threats import ThreatSearch
 from gobang.rules import SIZE
@@ -69,10 +69,7 @@ def wins(pos: Position, side: int, horizon: Horizon) -> bool:
 
 def candidates(pos: Position) -> list[int]:
     """The side to move's points in the order the engine scores them, best first."""
-    side = pos.to_move
-    mine, theirs = pos.scores[side], pos.scores[3 - side]
-    points = [i for i in pos.candidates() if not pos.is_forbidden(i, side)]
-    return sorted(points, key=lambda i: (-(mine[i] + DEFENCE_WEIGHT * theirs[i]), i))
+    return legal_moves(pos, pos.to_move)
 
 
 def turning_move(ruleset: str, stones: Sequence[Sequence[int]], loser: int,
@@ -85,7 +82,7 @@ def turning_move(ruleset: str, stones: Sequence[Sequence[int]], loser: int,
         index = row * SIZE + col
         if pos.to_move == loser and _gives_win(pos, index, winner, horizon):
             safe = tuple(rank for rank, move in enumerate(candidates(pos)[:WIDTH])
-                         if not _gives_win(pos, move, winner, horizon))
+                         if move != index and not _gives_win(pos, move, winner, horizon))
             return Turn(ply, (row, col), safe)
         pos.play(index)
     return None

@@ -130,7 +130,7 @@ def evaluate(pos: Position, seconds: float, clock: Callable[[], float],
     budget = Budget(nodes, clock() + seconds, clock)
     side = pos.to_move
     sign = 1.0 if side == BLACK else -1.0
-    legal = _legal(pos, side)
+    legal = legal_moves(pos, side)
     if not legal:  # renju black with only forbidden points left, or a full board
         return Evaluation(0.0, None)
     forced = _immediate(pos, side, legal)
@@ -233,7 +233,8 @@ def _threat_line(pos: Position, search: ThreatSearch, side: int, first: int, dep
     return line
 
 
-def _legal(pos: Position, side: int) -> list[int]:
+def legal_moves(pos: Position, side: int) -> list[int]:
+    """The points ``side`` may play near the stones (anywhere, when none), best-scored first."""
     legal = [i for i in pos.candidates() if not pos.is_forbidden(i, side)]
     if not legal:
         legal = [i for i in range(CELLS) if not pos.cells[i] and not pos.is_forbidden(i, side)]
