@@ -191,6 +191,11 @@ class LiveClient(socketio.Client):
         self.out_of_order: list[str] = []
         self._last_numbers: dict[int, int] = {}
         self.on("*", self._record, namespace=namespace)
+        # The answers awaited by `ask`: a connection that drops wakes them all (python-socketio's
+        # `call` would wait out its whole timeout, 30 s for each player of a killed process).
+        self._asking: set[threading.Event] = set()
+        self._asking_lock = threading.Lock()
+        self.on("disconnect", self._dropped, namespace=namespace)
 
     def _record(self, event: str, data: Any = None) -> None:
         if isinstance(data, dict) and "v" in data:
@@ -202,7 +207,34 @@ class LiveClient(socketio.Client):
         self.inbox.put((event, data))
 
     def ask(self, event: str, data: Any = None, timeout: float = 10) -> Any:
-        return self.call(event, data, namespace=self.namespace, timeout=timeout)
+        """The server's answer to `event`; TimeoutError after `timeout`, DisconnectedError as
+        soon as the connection drops."""
+        answered = threading.Event()
+        answers: list[tuple[Any, ...]] = []
+
+        def callback(*args: Any) -> None:
+            answers.append(args)
+            answered.set()
+
+        with self._asking_lock:
+            self._asking.add(answered)
+        try:
+            self.emit(event, data, namespace=self.namespace, callback=callback)
+            if not answered.wait(timeout):
+                raise socketio.exceptions.TimeoutError()
+        finally:
+            with self._asking_lock:
+                self._asking.discard(answered)
+        if not answers:
+            raise socketio.exceptions.DisconnectedError(
+                f"the connection dropped: no answer to {event!r}")
+        args = answers[0]
+        return args[0] if len(args) == 1 else (args or None)
+
+    def _dropped(self, *_reason: Any) -> None:
+        with self._asking_lock:
+            for waiting in self._asking:
+                waiting.set()
 
     def wait_for(self, event: str, timeout: float = 10) -> Any:
         """The next `event` (earlier ones already kept are used first)."""
