@@ -60,7 +60,10 @@ def test_the_server_answers_while_an_engine_thinks_and_the_fallback_plays(live_s
         assert requests.get(live_server.url + "/healthz", timeout=5).ok
         slowest = max(slowest, time.monotonic() - asked)
     assert slowest < PAUSE_SECONDS / 2
-    reply = next_stone(room)
+    try:
+        reply = next_stone(room)
+    except AssertionError as missing:  # what the engine did says how far the move came
+        raise AssertionError(f"{missing}; the engine's marks:\n{marks.read_text()}") from None
     assert reply["color"] == "white"
     # Its ERROR after the pause (or, on a starved machine, no answer by the deadline).
     log = live_server.log()

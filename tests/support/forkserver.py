@@ -213,6 +213,9 @@ def _child(request: dict[str, Any], real_os: Any) -> None:
         os.environ.update(request["env"])
         real_os.chdir(request["cwd"])
         fresh_hub()
+        from tests.support import stacks
+
+        stacks.install()  # a failing test's report shows where the server waits
         import runpy
 
         sys.argv = ["app.py", *request["argv"]]

@@ -21,6 +21,7 @@ import requests
 import socketio
 import websocket
 
+from tests.support import stacks
 from tests.support.databases import Databases
 from tests.support.forkserver import ForkedProcess, ForkServer
 from tests.support.ports import free_port
@@ -292,7 +293,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if report.when != "call" or not report.failed:
         return  # a failure in set-up or tear-down already quotes the log
     for server in item.stash.get(SERVERS, []):
+        code = server.process.poll() if server.process is not None else None
+        if isinstance(server.process, ForkedProcess) and code is None:
+            stacks.ask(server.process.pid, server.log_path)
         text = server.log()
+        if code is not None:  # a crash writes nothing of its own but faulthandler's lines
+            text += f"\n[the server had exited, code {code}]"
+
         if len(text) > LOG_SHOWN_CHARS:
             text = f"[... the first {len(text) - LOG_SHOWN_CHARS} characters left out]\n" + \
                 text[-LOG_SHOWN_CHARS:]
