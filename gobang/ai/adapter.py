@@ -370,7 +370,10 @@ class EngineAdapter:
         if at_once and proc.poll() is None:
             proc.kill()
         try:
-            if proc.poll() is None:
+            # Never to a process just killed: it can close its end of the pipe between
+            # poll() and the write, and eventlet's os.write then retries the EPIPE forever,
+            # its green thread spinning and the move never answered (docs/testing.md).
+            if not at_once and proc.poll() is None:
                 proc.stdin.write(b"END\n")
             # Closed even when the engine is gone: a pipe left to the garbage collector
             # is a ResourceWarning.

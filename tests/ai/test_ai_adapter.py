@@ -464,3 +464,43 @@ def test_a_swap2_answer_is_awaited_no_longer_than_its_wait(swap2_engine):
             adapter.swap2(Opening("swap2"), "freestyle", wait_seconds=0.3)
         waited = time.monotonic() - asked
     assert waited < 0.7 and not adapter.running
+
+
+class KilledMidWrite:
+    """A process whose poll() still says running after kill(), as a killed engine's does until
+    it is gone, and which closes its end of the pipe before the next write (docs/testing.md:
+    under eventlet that write's EPIPE was retried forever)."""
+
+    def __init__(self) -> None:
+        self.killed = False
+        self.written: list[bytes] = []
+        self.stdin = self._Pipe(self)
+        self.stdout = self._Pipe(self)
+
+    class _Pipe:
+        def __init__(self, owner: KilledMidWrite) -> None:
+            self._owner = owner
+
+        def write(self, data: bytes) -> int:
+            self._owner.written.append(data)
+            raise BrokenPipeError
+
+        def close(self) -> None:
+            pass
+
+    def poll(self) -> None:
+        return None
+
+    def kill(self) -> None:
+        self.killed = True
+
+    def wait(self, timeout: float | None = None) -> int:
+        return -9
+
+
+def test_an_engine_killed_for_failing_is_not_written_to_after_the_kill(fake):
+    adapter, _fallback = fake("good")
+    killed = KilledMidWrite()
+    adapter._proc = killed  # the stand-in for the engine the adapter is about to give up
+    adapter._stop(at_once=True)
+    assert killed.killed and killed.written == []
