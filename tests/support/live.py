@@ -286,6 +286,16 @@ def show_log_on_failure(item: pytest.Item, *servers: LiveServer) -> None:
     item.stash.setdefault(SERVERS, []).extend(servers)
 
 
+def _log_stacks(server: LiveServer) -> None:
+    """Have the running `server` write its threads' stacks into its log, and wait for them."""
+    assert server.process is not None
+    before = server.log().count(stacks.END)
+    if stacks.ask(server.process.pid):
+        # A server whose main thread never runs Python again writes only the OS threads'
+        # stacks, and no END line: 3 s is then waited in vain.
+        wait_until(lambda: server.log().count(stacks.END) > before, timeout=3)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome = yield
@@ -295,11 +305,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     for server in item.stash.get(SERVERS, []):
         code = server.process.poll() if server.process is not None else None
         if isinstance(server.process, ForkedProcess) and code is None:
-            stacks.ask(server.process.pid, server.log_path)
+            _log_stacks(server)
         text = server.log()
         if code is not None:  # a crash writes nothing of its own but faulthandler's lines
             text += f"\n[the server had exited, code {code}]"
-
         if len(text) > LOG_SHOWN_CHARS:
             text = f"[... the first {len(text) - LOG_SHOWN_CHARS} characters left out]\n" + \
                 text[-LOG_SHOWN_CHARS:]
