@@ -16,7 +16,8 @@ raises, after which the engine is restarted as for a failed move and the caller 
 step some other way (`gobang.ai.openings.decide`).
 
 Pipes are read with `selectors` against a deadline in whatever thread calls `move`, so a
-green thread can call it once eventlet has patched the standard library.
+green thread can call it once eventlet has patched the standard library; they are written
+through `gobang.ai.pipes.send`, which raises where eventlet's own write would spin.
 """
 
 import logging
@@ -32,6 +33,7 @@ from gobang.rules import BLACK, SIZE, WHITE, Game, IllegalMove, forbidden_kind
 from gobang.rules.openings import FIRST, SECOND, Action, Choose, Opening, Place, Point
 
 from .brain import RULE_NAMES
+from .pipes import send
 
 log = logging.getLogger(__name__)
 
@@ -297,9 +299,10 @@ class EngineAdapter:
     def _send(self, text: str) -> None:
         assert self._proc is not None and self._proc.stdin is not None
         try:
-            self._proc.stdin.write((text + "\n").encode())
-            self._proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            send(self._proc.stdin, (text + "\n").encode())
+        except TimeoutError:
+            raise EngineFailure("the engine reads nothing") from None
+        except OSError:
             raise EngineFailure("the engine closed its input (crashed?)") from None
 
     def _expect_ok(self, seconds: float) -> None:
@@ -370,16 +373,13 @@ class EngineAdapter:
         if at_once and proc.poll() is None:
             proc.kill()
         try:
-            # Never to a process just killed: it can close its end of the pipe between
-            # poll() and the write, and eventlet's os.write then retries the EPIPE forever,
-            # its green thread spinning and the move never answered (docs/testing.md).
             if not at_once and proc.poll() is None:
-                proc.stdin.write(b"END\n")
-            # Closed even when the engine is gone: a pipe left to the garbage collector
-            # is a ResourceWarning.
-            proc.stdin.close()
-        except OSError:
-            pass  # the engine died first; close() has still released the pipe
+                send(proc.stdin, b"END\n")
+        except OSError:  # TimeoutError among them
+            pass  # the engine died first, or reads nothing: it is killed below
+        # Closed even when the engine is gone: a pipe left to the garbage collector is a
+        # ResourceWarning. Nothing is left in its buffer (`send` writes past it).
+        proc.stdin.close()
         try:
             proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:

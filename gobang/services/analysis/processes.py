@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gobang.ai.pipes import send
+
 # Where `python -m gobang...` finds the package, whatever the server's own directory.
 PROJECT_ROOT = str(Path(__file__).resolve().parents[3])
 
@@ -68,8 +70,11 @@ class Worker:
         process = self._process
         assert process.stdin is not None and process.stdout is not None
         try:
-            process.stdin.write(job.as_json() + "\n")
-            process.stdin.close()
+            send(process.stdin, (job.as_json() + "\n").encode())
+        except OSError:
+            pass  # killed before it read its job: its output ends at once, seen below
+        process.stdin.close()
+        try:
             for line in process.stdout:
                 try:
                     message = json.loads(line)
@@ -78,8 +83,6 @@ class Worker:
                 with self._lock:
                     self._messages.append(message)
                 self._news.set()
-        except OSError:
-            pass  # killed before it read its job: it ended, which the queue sees
         finally:
             process.stdout.close()
             process.wait()

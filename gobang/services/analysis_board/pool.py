@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gobang.ai.pipes import send
+
 PROJECT_ROOT = str(Path(__file__).resolve().parents[3])
 # How long a freshly started process may take beyond the search: Python's start and the
 # engine's imports, a fraction of a second, more on a loaded machine.
@@ -91,8 +93,7 @@ class EngineProcess:
             self._answers.clear()
             self._news.clear()
         try:
-            stdin.write(json.dumps(job) + "\n")
-            stdin.flush()
+            send(stdin, (json.dumps(job) + "\n").encode())
         except (OSError, ValueError):
             raise EngineFailed("the engine process is gone") from None
         self._news.wait(timeout)
