@@ -299,7 +299,7 @@ class EngineAdapter:
     def _send(self, text: str) -> None:
         assert self._proc is not None and self._proc.stdin is not None
         try:
-            send(self._proc.stdin, (text + "\n").encode())
+            send(self._proc.stdin, (text + "\n").encode(), clock=self._clock)
         except TimeoutError:
             raise EngineFailure("the engine reads nothing") from None
         except OSError:
@@ -374,7 +374,7 @@ class EngineAdapter:
             proc.kill()
         try:
             if not at_once and proc.poll() is None:
-                send(proc.stdin, b"END\n")
+                send(proc.stdin, b"END\n", clock=self._clock)
         except OSError:  # TimeoutError among them
             pass  # the engine died first, or reads nothing: it is killed below
         # Closed even when the engine is gone: a pipe left to the garbage collector is a
