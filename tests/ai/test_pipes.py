@@ -28,7 +28,7 @@ PROBE = textwrap.dedent(
 
     CHILDREN = {
         "gone": "pass",
-        "silent": "import time; time.sleep(30)",
+        "silent": "import signal; signal.pause()",  # never reads, until killed
         "reading": "import sys; print(len(sys.stdin.buffer.read()))",
     }
     child = subprocess.Popen([sys.executable, "-c", CHILDREN[sys.argv[2]]],
@@ -46,15 +46,16 @@ PROBE = textwrap.dedent(
     """
 )
 
-# An engine that answers START and its first move, then exits: the adapter's next write
-# goes to a pipe nobody reads.
+# An engine that answers START, closes its input and then answers its first move: the
+# adapter's next write goes to a pipe nobody can read.
 SHORT_LIVED_ENGINE = textwrap.dedent(
     """
-    import sys
+    import os, sys
     for line in sys.stdin:
         if line.startswith("START"):
             print("OK", flush=True)
         elif line.startswith("BEGIN"):
+            os.close(0)
             print("7,7", flush=True)
             break
     """
@@ -74,7 +75,6 @@ ADAPTER_PROBE = textwrap.dedent(
     game = Game("freestyle")
     first = adapter.move(game)
     game.place(first.row, first.col)
-    eventlet.sleep(0.5)  # the engine has exited by now
     second = adapter.move(game)
     print(first.by_engine, second.by_engine, second.problem)
     adapter.close()
