@@ -1,4 +1,4 @@
-"""Levels 1-8 in one table: how hard each level looks before it moves."""
+"""Levels 1-9 in one table: how hard each level looks before it moves."""
 
 from dataclasses import dataclass
 
@@ -13,7 +13,10 @@ class Level:
     ``width`` the candidate moves tried per alpha-beta node. ``vcf``/``vct`` give the number
     of attacking moves a threat search may chain (0: off); ``defend`` also runs them for the
     opponent. ``noise`` is how far below the best score a move may be and still be picked at
-    random (a fraction of the best), which keeps the weak levels varied.
+    random (a fraction of the best), which keeps the weak levels varied. ``fitted`` scores
+    the alpha-beta's leaves with the values fitted to game results (`gobang.ai.fitted`), not
+    the hand-set pattern scores; ``reorder`` puts that many of the best-scored root moves in
+    the order of the fitted leaf one move on before the search picks its candidates.
     """
 
     nodes: int
@@ -24,6 +27,8 @@ class Level:
     vct: int
     defend: bool
     noise: float
+    fitted: bool = False
+    reorder: int = 0
 
 
 LEVELS: dict[int, Level] = {
@@ -35,12 +40,15 @@ LEVELS: dict[int, Level] = {
     6: Level(nodes=3000, seconds=1.0, depth=4, width=6, vcf=10, vct=0, defend=True, noise=0.0),
     7: Level(nodes=6000, seconds=2.0, depth=6, width=6, vcf=14, vct=0, defend=True, noise=0.0),
     8: Level(nodes=12000, seconds=3.2, depth=8, width=6, vcf=16, vct=4, defend=True, noise=0.0),
+    # Level 8's search with the fitted leaf (docs/engines.md, "Level 9").
+    9: Level(nodes=12000, seconds=3.2, depth=8, width=6, vcf=16, vct=4, defend=True, noise=0.0,
+             fitted=True, reorder=16),
 }
 TOP_LEVEL = max(LEVELS)
 
 
 def level(number: int) -> Level:
-    """The settings of level ``number``; ValueError outside 1..8."""
+    """The settings of level ``number``; ValueError outside 1..9."""
     try:
         return LEVELS[number]
     except (KeyError, TypeError):

@@ -67,7 +67,7 @@ REACH = 2
 
 def decide(opening: Opening, ruleset: str, level: int, rng: random.Random) -> Action:
     """A legal action for `opening.step`, for whichever player acts, under ``ruleset`` at
-    ``level`` (1-8); all randomness from ``rng``. Raises ValueError when the opening is over,
+    ``level`` (1-9); all randomness from ``rng``. Raises ValueError when the opening is over,
     the level unknown or the opening not one ``ruleset`` is played with."""
     step = opening.step
     if step is None:

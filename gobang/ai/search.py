@@ -4,15 +4,19 @@ iterative-deepening alpha-beta over the best-scored candidate points."""
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 
 from .alphabeta import DEFENCE_WEIGHT, AlphaBeta
 from .budget import Budget, OutOfBudget
+from .fitted import FITTED_LEAF
 from .levels import Level
 from .position import CELLS, FOUR_OPEN, Position
 from .threats import ThreatSearch
 
 # Candidate moves tested as answers to an opponent's forced win.
 DEFENCE_WIDTH = 12
+# A root move that leaves two fives to make (or a five its block may not stop) wins.
+WINNING = 10**9
 
 
 class NoLegalMove(ValueError):
@@ -150,5 +154,36 @@ class Engine:
 
     def _alphabeta(self, pos: Position, budget: Budget, moves: list[int]) -> int:
         width = max(self.level.width, 1)
-        search = AlphaBeta(pos, budget, width)
+        leaf = partial(FITTED_LEAF.evaluate, pos) if self.level.fitted else pos.evaluation
+        if self.level.reorder:
+            moves = reordered(pos, moves, self.level.reorder, leaf)
+        search = AlphaBeta(pos, budget, width, leaf)
         return search.best_move(moves[: width + 2], self.level.depth)
+
+
+def reordered(pos: Position, moves: list[int], count: int, leaf: Callable[[int], int]) -> list[int]:
+    """The first ``count`` moves sorted by the leaf one move on, the rest after them: the
+    alpha-beta searches only the first few, so the leaf of the level chooses which."""
+    side = pos.to_move
+    ahead = {move: _one_move_on(pos, move, side, leaf) for move in moves[:count]}
+    return sorted(moves[:count], key=lambda m: -ahead[m]) + moves[count:]
+
+
+def _one_move_on(pos: Position, move: int, side: int, leaf: Callable[[int], int]) -> int:
+    """The worth to ``side`` of playing ``move``: a four is judged after its forced block."""
+    other = 3 - side
+    pos.play(move)
+    try:
+        fives = set(pos.fives(side))
+        if not fives:
+            return -leaf(other)
+        block = min(fives)
+        if len(fives) > 1 or pos.is_forbidden(block, other):
+            return WINNING
+        pos.play(block)
+        try:
+            return leaf(side)
+        finally:
+            pos.undo()
+    finally:
+        pos.undo()

@@ -17,6 +17,7 @@ from flask_login import current_user, login_required
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
+from gobang.ai import LEVELS
 from gobang.extensions import db
 from gobang.models import Game
 from gobang.rules.openings import OPENINGS, OPENINGS_OF
@@ -66,7 +67,7 @@ def hall() -> Response | str:
                      for pool in pools.openings]
     return render_template(
         "play/hall.html", me=current_user.stats(), clocks=_clocks(), opening_pools=opening_pools,
-        openings=_openings(), **hall_summary(current_user.id),
+        openings=_openings(), levels=sorted(LEVELS), **hall_summary(current_user.id),
         # Running first, then the next to start: a small card, drawn with the page.
         tournaments=services().arenas.schedule.of_status(RUNNING, SCHEDULED)[:HALL_TOURNAMENTS],
     )
@@ -124,7 +125,8 @@ def computer() -> Response | str | tuple[str, int]:
 def _computer_page(chosen: MultiDict[str, str]) -> str:
     found = services()
     return render_template(
-        "play/computer.html", clocks=_clocks(), openings=_openings(), chosen=chosen,
+        "play/computer.html", clocks=_clocks(), openings=_openings(), levels=sorted(LEVELS),
+        chosen=chosen,
         current_game=found.play.table.current_game_of(current_user.id),
         games=computer_games(current_user.id, GUEST_GAMES_SHOWN))
 

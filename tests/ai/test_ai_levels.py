@@ -96,7 +96,7 @@ def test_top_level_solves_generated_positions(tactic):
 
 def test_levels_grow_in_budget_and_stay_within_four_seconds():
     numbers = sorted(LEVELS)
-    assert numbers == list(range(1, 9))
+    assert numbers == list(range(1, 10))
     for low, high in zip(numbers, numbers[1:], strict=False):
         a, b = LEVELS[low], LEVELS[high]
         assert b.nodes >= a.nodes and b.seconds >= a.seconds and b.depth >= a.depth

@@ -65,7 +65,7 @@ def searched_nodes(*lines: str) -> int:
 def test_info_level_switches_the_level_and_an_unknown_one_is_ignored():
     assert searched_nodes() == 0  # level 1 searches nothing
     assert searched_nodes("INFO level 4") > 0
-    assert searched_nodes("INFO level 9", "INFO level x") == 0
+    assert searched_nodes("INFO level 10", "INFO level x") == 0
 
 
 def test_begin_opens_at_the_centre():
@@ -179,7 +179,7 @@ def test_the_program_speaks_the_protocol_on_its_pipes():
 
 def test_the_program_refuses_an_unknown_level():
     done = subprocess.run(
-        [sys.executable, "-m", "gobang.ai.brain", "--level", "9"],
+        [sys.executable, "-m", "gobang.ai.brain", "--level", "10"],
         input="",
         capture_output=True,
         text=True,

@@ -201,8 +201,8 @@ def test_a_guest_starts_a_game_against_the_computer(app, client, engines_closed)
 
 
 @pytest.mark.parametrize(("fields", "message"), [
-    ({"level": "9"}, "Level must be a whole number from 1 to 8."),
-    ({"level": "x"}, "Level must be a whole number from 1 to 8."),
+    ({"level": "10"}, "Level must be a whole number from 1 to 9."),
+    ({"level": "x"}, "Level must be a whole number from 1 to 9."),
     ({"color": "red"}, "Colour must be black, white or random."),
     ({"clock": "7,7"}, "Clock must be one of"),
     ({"clock": "soon"}, "Clock must be one of"),

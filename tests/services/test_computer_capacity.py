@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gobang.services.computer.capacity import admits, games_that_fit, load
+from gobang.ai import LEVELS
+from gobang.services.computer.capacity import EXPECTED_SECONDS, admits, games_that_fit, load
 from gobang.services.computer.engines import EngineSettings
 
 
@@ -17,6 +18,7 @@ def settings(workers: int = 1, think: float = 8.0, per_worker: int = 25,
 
 @pytest.mark.parametrize(("workers", "think", "number", "games"), [
     (1, 8.0, 8, 21),    # 0.4 s a move: 0.4 / 8.4 = 0.048 of a worker each
+    (1, 8.0, 9, 17),    # 0.5 / 8.5 = 0.059
     (1, 8.0, 7, 25),    # 0.08 / 8.08 = 0.010: the count cap (25 a worker) decides
     (3, 8.0, 8, 63),
     (1, 4.0, 8, 11),    # quicker players, fewer games: 0.4 / 4.4 = 0.091
@@ -42,3 +44,7 @@ def test_a_level_8_game_is_refused_where_a_level_1_game_still_fits():
     in_play = [8] * 20 + [7]  # 20 x 0.048 + 0.010 = 0.962 of the one worker
     assert not admits(in_play, 8, found)
     assert admits(in_play, 1, found)
+
+
+def test_every_level_has_its_expected_seconds():
+    assert set(EXPECTED_SECONDS) == set(LEVELS)

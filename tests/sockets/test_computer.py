@@ -49,7 +49,7 @@ def test_the_computers_move_reaches_the_room(player, tick, engines_closed):
     assert placed[0]["color"] == "black" and placed[0]["to_move"] == "white"
 
 
-@pytest.mark.parametrize("payload", [{}, {"level": 9}, {"level": 1, "color": "red"}])
+@pytest.mark.parametrize("payload", [{}, {"level": 10}, {"level": 1, "color": "red"}])
 def test_play_computer_refuses_a_bad_request(player, payload):
     answer = player("ann_an").emit("/hall", "play_computer", payload)
     assert answer["ok"] is False and answer["error"] == "bad_request"
