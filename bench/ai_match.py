@@ -51,7 +51,25 @@ def _openings() -> list[tuple[tuple[int, int], ...]]:
     return found
 
 
+def _wide_openings() -> list[tuple[tuple[int, int], ...]]:
+    """Openings the standard ones never reach, to check that a level tuned on games from
+    those did not learn them by heart: white two points from black's centre stone (straight,
+    a knight's move, diagonal), black's second stone within two points of the centre on one
+    side, touching neither. 22 openings."""
+    found = []
+    for white in ((CENTRE - 2, CENTRE), (CENTRE - 2, CENTRE + 1), (CENTRE - 2, CENTRE + 2)):
+        for dr in range(-2, 3):
+            for dc in range(0, 3):
+                third = (CENTRE + dr, CENTRE + dc)
+                touching = max(abs(third[0] - white[0]), abs(third[1] - white[1])) <= 1
+                if third == (CENTRE, CENTRE) or touching or (dc == 0 and dr >= 0):
+                    continue
+                found.append(((CENTRE, CENTRE), white, third))
+    return found
+
+
 OPENINGS = _openings()
+OPENING_SETS = {"standard": OPENINGS, "wide": _wide_openings()}
 
 
 @dataclass(frozen=True)
@@ -64,27 +82,33 @@ class GameSpec:
     opening: int
     a_black: bool
     round: int
+    openings: str = "standard"
 
     @property
     def key(self) -> str:
-        return f"{self.ruleset}|{self.a}|{self.b}|{self.opening}|{int(self.a_black)}|{self.round}"
+        key = f"{self.ruleset}|{self.a}|{self.b}|{self.opening}|{int(self.a_black)}|{self.round}"
+        # The standard set's keys are those of every file recorded before there were others.
+        return key if self.openings == "standard" else f"{key}|{self.openings}"
+
+    @property
+    def stones(self) -> tuple[tuple[int, int], ...]:
+        return OPENING_SETS[self.openings][self.opening]
 
 
 def schedule(
-    pairs: Sequence[tuple[str, str]], rulesets: Sequence[str], games: int
+    pairs: Sequence[tuple[str, str]], rulesets: Sequence[str], games: int,
+    openings: str = "standard",
 ) -> list[GameSpec]:
     """``games`` per pair and ruleset: openings in order, each twice with colours swapped,
     going round the list again if more games are asked for."""
+    count = len(OPENING_SETS[openings])
     specs = []
     for ruleset in rulesets:
         for a, b in pairs:
             for n in range(games):
                 index = n // 2
-                specs.append(
-                    GameSpec(
-                        a, b, ruleset, index % len(OPENINGS), n % 2 == 0, index // len(OPENINGS)
-                    )
-                )
+                specs.append(GameSpec(a, b, ruleset, index % count, n % 2 == 0,
+                                      index // count, openings))
     return specs
 
 
@@ -129,7 +153,7 @@ def _init_worker(engines: dict[str, list[str]], turn_seconds: float, clock: str)
 def play(spec: GameSpec) -> dict:
     """Play one game and describe it as a JSON-ready dict (``score`` is a's: 1, 0.5 or 0)."""
     game = Game(spec.ruleset)
-    for row, col in OPENINGS[spec.opening]:
+    for row, col in spec.stones:
         game.place(row, col)
     black, white = (spec.a, spec.b) if spec.a_black else (spec.b, spec.a)
     sides = {"black": _adapter(black, spec.ruleset), "white": _adapter(white, spec.ruleset)}
@@ -157,6 +181,7 @@ def play(spec: GameSpec) -> dict:
         "a": spec.a,
         "b": spec.b,
         "opening": spec.opening,
+        "openings": spec.openings,
         "a_black": spec.a_black,
         "score": score,
         "moves": len(game.moves),
@@ -442,6 +467,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rulesets", default="freestyle,renju")
     parser.add_argument("--games", type=int, default=100, help="per pair and ruleset")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--openings", choices=sorted(OPENING_SETS), default="standard",
+                        help="the set of three-stone openings the games start from")
     parser.add_argument("--turn-seconds", type=float, default=5.0, help="INFO timeout_turn")
     parser.add_argument(
         "--clock",
@@ -455,7 +482,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--markdown", action="store_true", help="print the summary as tables")
     args = parser.parse_args(argv)
     if not args.report:
-        specs = schedule(args.pairs, args.rulesets.split(","), args.games)
+        specs = schedule(args.pairs, args.rulesets.split(","), args.games, args.openings)
         engines = parse_engines(args.engine)
         run(specs, args.out, args.jobs, engines, args.turn_seconds, args.clock)
     summary = report(read_results(args.out))

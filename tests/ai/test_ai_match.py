@@ -20,6 +20,23 @@ def test_openings_are_distinct_legal_and_undecided():
         assert max(abs(r - 7) for r, _ in opening) <= 2 and max(abs(c - 7) for _, c in opening) <= 2
 
 
+def test_the_wide_openings_are_legal_undecided_and_none_of_the_standard_ones():
+    wide = ai_match.OPENING_SETS["wide"]
+    assert len(set(wide)) == len(wide) == 22
+    assert not set(wide) & set(ai_match.OPENINGS)
+    for opening in wide:
+        game = Game.replay(opening, "renju")
+        assert not game.is_over and game.to_move == "white"
+
+
+def test_a_game_from_another_opening_set_has_a_key_of_its_own():
+    standard = ai_match.schedule([("1", "2")], ["freestyle"], games=2)
+    wide = ai_match.schedule([("1", "2")], ["freestyle"], games=2, openings="wide")
+    assert {s.key for s in standard}.isdisjoint(s.key for s in wide)
+    assert standard[0].key == "freestyle|1|2|0|1|0"  # the keys of files recorded before
+    assert wide[0].stones == ai_match.OPENING_SETS["wide"][0]
+
+
 def test_schedule_plays_each_opening_twice_with_colours_swapped():
     specs = ai_match.schedule([("1", "2")], ["freestyle", "renju"], games=6)
     assert len(specs) == 12
