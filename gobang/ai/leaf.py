@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .patterns import FIVE, FOUR, FOUR_OPEN, THREE, THREE_CLOSED, TWO, TWO_CLOSED
-from .position import BLACK, WHITE, Position
+from .position import BLACK, FOUL_SUSPECTS, WHITE, Position
 
 # The line patterns counted, one feature each, in this order, and their names.
 LINE_PATTERNS = (TWO_CLOSED, TWO, THREE_CLOSED, THREE, FOUR, FOUR_OPEN, FIVE)
@@ -110,15 +110,27 @@ class FittedLeaf:
         """Static worth of ``pos`` to ``side``, who is to move."""
         other = 3 - side
         own_values, opp_values = self._values[side]
+        if pos.renju:
+            return self._renju(pos, side, own_values, opp_values)
         mine, theirs = pos.types[side], pos.types[other]
         total = 0
-        if pos.renju:
-            for i in pos.candidates():
-                if not pos.is_forbidden(i, side):
-                    total += own_values[mine[i]]
-                if not pos.is_forbidden(i, other):
-                    total += opp_values[theirs[i]]
-            return total
         for i in pos.candidates():
             total += own_values[mine[i]] + opp_values[theirs[i]]
+        return total
+
+    def _renju(self, pos: Position, side: int, own_values: _PointValues,
+               opp_values: _PointValues) -> int:
+        """The same, less black's values at its forbidden points. Asking the referee is dear,
+        so it is asked only where black's lines could make a foul at all: 41 µs a leaf in
+        mid-game positions of renju games against 58 µs when every point is asked (the
+        hand-set leaf: 9 µs; docs/engines.md, "Level 9")."""
+        mine, theirs = pos.types[side], pos.types[3 - side]
+        black, black_values = (mine, own_values) if side == BLACK else (theirs, opp_values)
+        suspect = FOUL_SUSPECTS
+        total = 0
+        for i in pos.candidates():
+            total += own_values[mine[i]] + opp_values[theirs[i]]
+            types = black[i]
+            if suspect[types] and pos.is_forbidden(i, BLACK):
+                total -= black_values[types]
         return total

@@ -141,6 +141,21 @@ class _Summaries(dict):
 
 
 SUMMARIES = _Summaries()
+
+
+class _FoulSuspects(dict):
+    """``suspects[types]``: whether black's lines at a point could make it forbidden in renju
+    (two threes or fours, an open four, an overline) and it is not a five: only then is the
+    referee asked, which is dear."""
+
+    def __missing__(self, types: tuple[int, ...]) -> bool:
+        strong = sum(1 for t in types if t >= THREE and t != OVERLINE)
+        value = FIVE not in types and (OVERLINE in types or FOUR_OPEN in types or strong >= 2)
+        self[types] = value
+        return value
+
+
+FOUL_SUSPECTS = _FoulSuspects()
 # READS[index] = (direction, line, shift) of the point's four windows in the packed lines.
 READS = tuple(
     tuple((d, WHERE[i][d][0], 2 * (WHERE[i][d][1] - REACH)) for d in range(4))
@@ -329,11 +344,7 @@ class Position:
         """Whether ``player`` may not play ``index`` (renju black only), as the rules say."""
         if player != BLACK or not self.renju:
             return False
-        types = self.types[BLACK][index]
-        if FIVE in types:
-            return False
-        strong = sum(1 for t in types if t >= THREE and t != OVERLINE)
-        if OVERLINE not in types and FOUR_OPEN not in types and strong < 2:
+        if not FOUL_SUSPECTS[self.types[BLACK][index]]:
             return False  # cannot be a double three, double four or overline: skip the check
         return forbidden_kind(self.board, *divmod(index, SIZE)) is not None
 

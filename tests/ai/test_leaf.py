@@ -151,3 +151,24 @@ def test_level_9_is_level_8_with_the_fitted_leaf():
     assert (nine.nodes, nine.depth, nine.width, nine.vcf, nine.vct) == (
         eight.nodes, eight.depth, eight.width, eight.vcf, eight.vct)
     assert nine.fitted and nine.reorder and not eight.fitted and not eight.reorder
+
+
+def test_in_crowded_renju_positions_the_leaf_leaves_out_exactly_blacks_forbidden_points():
+    from tests.ai.test_ai_renju import crowded_renju_games
+
+    values = tuple(float(k + 1) for k in range(WIDTH))
+    leaf = FittedLeaf({BLACK: (values, tuple(-v for v in values)),
+                       WHITE: (tuple(2 * v for v in values), tuple(-3 * v for v in values))})
+    fouls = 0
+    for _, pos in crowded_renju_games(seed=5, count=3):
+        for side in (BLACK, WHITE):
+            own, opp = leaf._values[side]
+            expected = 0
+            for i in pos.candidates():
+                if not pos.is_forbidden(i, side):
+                    expected += own[pos.types[side][i]]
+                if not pos.is_forbidden(i, 3 - side):
+                    expected += opp[pos.types[3 - side][i]]
+            assert leaf.evaluate(pos, side) == expected
+        fouls += any(pos.is_forbidden(i, BLACK) for i in pos.candidates())
+    assert fouls > 5  # the positions do hold forbidden points
