@@ -168,7 +168,7 @@ def test_a_step_that_is_not_there_is_refused(opening, ruleset):
 
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError):
-        decide(Opening("swap"), "freestyle", 9, random.Random(0))
+        decide(Opening("swap"), "freestyle", 10, random.Random(0))
 
 
 @pytest.mark.serial  # measures CPU time per call

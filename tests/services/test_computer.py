@@ -160,7 +160,7 @@ def test_a_game_against_the_computer_is_unrated_and_not_counted(env, seated, hum
 
 
 @pytest.mark.parametrize("choice", [
-    {"number": 0}, {"number": 9}, {"number": "1"}, {"number": True},
+    {"number": 0}, {"number": 10}, {"number": "1"}, {"number": True},
     {"number": 1, "color": "green"}, {"number": 1, "ruleset": "chess"},
     {"number": 1, "clock": [1, 1]},
 ])
