@@ -8,8 +8,9 @@ Every quiet position of the games (four stones or more; no five to make for eith
 open four to make for the side to move) gives the features of `gobang.ai.leaf` for the side
 to move and the game's result for it (1, 1/2, 0). A logistic model, with a constant and the
 mover's colour, is fitted by Newton's method with a ridge on the feature values. It is fitted
-on the games of even index and scored (log loss) on the others, then fitted on all of them;
-the values written are the last fit's. Pure Python: numpy is not among the project's
+on the games from openings of even number and scored (log loss) on the others (both colours of
+an opening fall on one side), then fitted on all of them; the values written are the last
+fit's. Pure Python: numpy is not among the project's
 dependencies and 30 features by 10,000 positions take seconds.
 """
 
@@ -143,19 +144,21 @@ def fitted(found: list[Sample], keep: Sequence[bool], ridge: float, coloured: bo
               WHITE: [s for s in found if s.colour == WHITE]} if coloured else {0: found}
     out: dict = {"held_out": {}, "positions": {}}
     for key, group in groups.items():
-        train = [s for s in group if s.fold == 0]
-        test = [s for s in group if s.fold == 1]
-        rows = lambda chosen: [design(s, keep, coloured) for s in chosen]  # noqa: E731
-        beta = fit(rows(train), [s.result for s in train], ridge)
-        colour_only = fit([[r[-2], r[-1]] if not coloured else [r[-1]] for r in rows(train)],
-                          [s.result for s in train], ridge)
-        base = [[r[-2], r[-1]] if not coloured else [r[-1]] for r in rows(test)]
+        rows = [design(s, keep, coloured) for s in group]
+        labels = [s.result for s in group]
+        train = [k for k, s in enumerate(group) if s.fold == 0]
+        test = [k for k, s in enumerate(group) if s.fold == 1]
+        # The baseline: the colour (one set for both) and the constant only.
+        base = [row[-2:] if not coloured else row[-1:] for row in rows]
+        beta = fit([rows[k] for k in train], [labels[k] for k in train], ridge)
+        colour_only = fit([base[k] for k in train], [labels[k] for k in train], ridge)
         out["held_out"][str(key)] = {
-            "fitted": round(log_loss(rows(test), [s.result for s in test], beta), 4),
-            "colour_only": round(log_loss(base, [s.result for s in test], colour_only), 4),
+            "fitted": round(log_loss([rows[k] for k in test], [labels[k] for k in test], beta), 4),
+            "colour_only": round(log_loss([base[k] for k in test], [labels[k] for k in test],
+                                          colour_only), 4),
         }
         out["positions"][str(key)] = [len(train), len(test)]
-        whole = fit(rows(group), [s.result for s in group], ridge)
+        whole = fit(rows, labels, ridge)
         own, opp = values(whole, keep)
         for colour in ((BLACK, WHITE) if key == 0 else (key,)):
             out[str(colour)] = {"own": own, "opp": opp}
@@ -178,6 +181,12 @@ def scaled(found: list[Sample], given: dict) -> dict:
     return {"factor": factor, "held_out": round(held_out, 4), "1": values, "2": values}
 
 
+def _written(result: dict, out: Path | None) -> dict:
+    if out:
+        out.write_text(json.dumps(result, indent=1) + "\n")
+    return result
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -197,9 +206,7 @@ def main(argv: list[str] | None = None) -> dict:
     if args.scale:
         result = scaled(found, json.loads(args.scale.read_text()))
         print(json.dumps(result))
-        if args.out:
-            args.out.write_text(json.dumps(result, indent=1) + "\n")
-        return result
+        return _written(result, args.out)
     names = [f"own_{n}" for n in FEATURES] + [f"opp_{n}" for n in FEATURES]
     keep = [args.features == 13 or not name.endswith(WEAK_COMBOS) for name in names]
     result = fitted(found, keep, args.ridge, args.per_colour)
@@ -211,9 +218,7 @@ def main(argv: list[str] | None = None) -> dict:
             pairs = zip(FEATURES, result[colour][side], strict=True)
             print(colour, side, " ".join(f"{name}={value:+.4f}" for name, value in pairs),
                   flush=True)
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
-    return result
+    return _written(result, args.out)
 
 
 if __name__ == "__main__":

@@ -108,11 +108,10 @@ class FittedLeaf:
 
     def evaluate(self, pos: Position, side: int) -> int:
         """Static worth of ``pos`` to ``side``, who is to move."""
-        other = 3 - side
         own_values, opp_values = self._values[side]
         if pos.renju:
             return self._renju(pos, side, own_values, opp_values)
-        mine, theirs = pos.types[side], pos.types[other]
+        mine, theirs = pos.types[side], pos.types[3 - side]
         total = 0
         for i in pos.candidates():
             total += own_values[mine[i]] + opp_values[theirs[i]]

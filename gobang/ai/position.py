@@ -156,6 +156,7 @@ class _FoulSuspects(dict):
 
 
 FOUL_SUSPECTS = _FoulSuspects()
+
 # READS[index] = (direction, line, shift) of the point's four windows in the packed lines.
 READS = tuple(
     tuple((d, WHERE[i][d][0], 2 * (WHERE[i][d][1] - REACH)) for d in range(4))

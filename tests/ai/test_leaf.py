@@ -21,6 +21,7 @@ from gobang.ai.patterns import (
 from gobang.ai.position import BLACK, WHITE, Position
 from gobang.ai.search import reordered
 from gobang.rules import SIZE
+from tests.ai.test_ai_renju import crowded_renju_games
 
 
 def at(row: int, col: int) -> int:
@@ -154,8 +155,6 @@ def test_level_9_is_level_8_with_the_fitted_leaf():
 
 
 def test_in_crowded_renju_positions_the_leaf_leaves_out_exactly_blacks_forbidden_points():
-    from tests.ai.test_ai_renju import crowded_renju_games
-
     values = tuple(float(k + 1) for k in range(WIDTH))
     leaf = FittedLeaf({BLACK: (values, tuple(-v for v in values)),
                        WHITE: (tuple(2 * v for v in values), tuple(-3 * v for v in values))})
