@@ -16,7 +16,8 @@ class Level:
     random (a fraction of the best), which keeps the weak levels varied. ``fitted`` scores
     the alpha-beta's leaves with the values fitted to game results (`gobang.ai.fitted`), not
     the hand-set pattern scores; ``reorder`` puts that many of the best-scored root moves in
-    the order of the fitted leaf one move on before the search picks its candidates.
+    the order of the fitted leaf one move on before the search picks its candidates;
+    ``root_width`` is how many of them the alpha-beta searches (0: ``width`` + 2).
     """
 
     nodes: int
@@ -29,6 +30,7 @@ class Level:
     noise: float
     fitted: bool = False
     reorder: int = 0
+    root_width: int = 0
 
 
 LEVELS: dict[int, Level] = {
@@ -40,9 +42,9 @@ LEVELS: dict[int, Level] = {
     6: Level(nodes=3000, seconds=1.0, depth=4, width=6, vcf=10, vct=0, defend=True, noise=0.0),
     7: Level(nodes=6000, seconds=2.0, depth=6, width=6, vcf=14, vct=0, defend=True, noise=0.0),
     8: Level(nodes=12000, seconds=3.2, depth=8, width=6, vcf=16, vct=4, defend=True, noise=0.0),
-    # Level 8's search with the fitted leaf (docs/engines.md, "Level 9").
+    # Level 8's search with the fitted leaf and a wider root (docs/engines.md, "Level 9").
     9: Level(nodes=12000, seconds=3.2, depth=8, width=6, vcf=16, vct=4, defend=True, noise=0.0,
-             fitted=True, reorder=16),
+             fitted=True, reorder=16, root_width=12),
 }
 TOP_LEVEL = max(LEVELS)
 

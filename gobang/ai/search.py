@@ -158,7 +158,8 @@ class Engine:
         if self.level.reorder:
             moves = reordered(pos, moves, self.level.reorder, leaf)
         search = AlphaBeta(pos, budget, width, leaf)
-        return search.best_move(moves[: width + 2], self.level.depth)
+        roots = self.level.root_width or width + 2
+        return search.best_move(moves[:roots], self.level.depth)
 
 
 def reordered(pos: Position, moves: list[int], count: int, leaf: Callable[[int], int]) -> list[int]:

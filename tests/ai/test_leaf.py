@@ -3,8 +3,11 @@ root's moves ordered by that leaf one move on."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from gobang.ai.alphabeta import AlphaBeta
 from gobang.ai.leaf import FEATURES, WIDTH, FittedLeaf, combo, point_features, position_features
 from gobang.ai.levels import LEVELS
 from gobang.ai.patterns import (
@@ -19,7 +22,7 @@ from gobang.ai.patterns import (
     TWO_CLOSED,
 )
 from gobang.ai.position import BLACK, WHITE, Position
-from gobang.ai.search import reordered
+from gobang.ai.search import Engine, reordered
 from gobang.rules import SIZE
 from tests.ai.test_ai_renju import crowded_renju_games
 
@@ -147,11 +150,26 @@ def test_a_four_whose_block_is_forbidden_wins(ruleset, first):
     assert reordered(pos, moves, 2, lambda side: 0)[0] == at(*first)
 
 
-def test_level_9_is_level_8_with_the_fitted_leaf():
+def test_level_9_is_level_8_with_the_fitted_leaf_and_a_wider_root():
     eight, nine = LEVELS[8], LEVELS[9]
     assert (nine.nodes, nine.depth, nine.width, nine.vcf, nine.vct) == (
         eight.nodes, eight.depth, eight.width, eight.vcf, eight.vct)
     assert nine.fitted and nine.reorder and not eight.fitted and not eight.reorder
+    assert nine.root_width > nine.width + 2 and not eight.root_width
+
+
+@pytest.mark.parametrize(("number", "roots"), [(8, LEVELS[8].width + 2), (9, LEVELS[9].root_width)])
+def test_the_alpha_beta_searches_the_levels_number_of_root_moves(monkeypatch, number, roots):
+    searched: list[int] = []
+
+    def best_move(self, moves, deepest):
+        searched.append(len(moves))
+        return moves[0]
+
+    monkeypatch.setattr(AlphaBeta, "best_move", best_move)
+    pos = position("freestyle", (7, 7), (6, 8), (8, 8))
+    Engine(LEVELS[number], random.Random(1)).choose(pos)
+    assert searched == [roots]
 
 
 def test_in_crowded_renju_positions_the_leaf_leaves_out_exactly_blacks_forbidden_points():
