@@ -1,5 +1,5 @@
-"""Level 9's leaf: a point's features, the fitted values summed over the candidates, and the
-root's moves ordered by that leaf one move on."""
+"""Level 9's leaf: a point's features, the fitted values summed over the candidates, the
+root's moves ordered by that leaf one move on, and how many of them the alpha-beta searches."""
 
 from __future__ import annotations
 
