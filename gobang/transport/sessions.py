@@ -31,6 +31,15 @@ class EventSessionInterface(SecureCookieSessionInterface):
         # it must not carry the visitor's session cookie, which Flask renews on every request.
         if response.cache_control.public:
             return
+        if not session.modified and response.mimetype != "text/html":
+            # Only pages renew an unchanged cookie. A file or JSON answer to a request sent
+            # before a form's POST (a page's script still loading) can reach the browser
+            # after the POST's answer and would put back the cookie from before it, and with
+            # it lose the POST's flash message: the likely way a browser test in CI lost one
+            # (2026-12-06; not reproduced in a browser since: the HTTP tests pin the server's part).
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
         super().save_session(app, session, response)
 
 
