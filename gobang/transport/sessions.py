@@ -19,7 +19,8 @@ SOCKET_SESSION_KEY = "saved_session"
 class EventSessionInterface(SecureCookieSessionInterface):
     """Skips the cookie's signature check, decompression and JSON decoding for the session
     Flask-SocketIO discards anyway: a tenth of the server's time per move (docs/performance.md).
-    HTTP requests, and the connect event itself, open the session from the cookie as usual."""
+    HTTP requests, and the connect event itself, open the session from the cookie as usual;
+    only pages renew a cookie whose session did not change (`save_session`)."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         if is_socket_event(request.environ):
