@@ -45,7 +45,7 @@ def test_single_game_bench_reports_sane_figures(client):
 
 @pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_throughput_bench_plays_the_relay_and_gobang_in_turns():
-    report = load.main(["--scenario", "throughput", "--games", "4", "--duration", "2",
+    report = load.main(["--scenario", "throughput", "--games", "4", "--duration", "1",
                         "--rounds", "2", "--drain", "0.5"])
 
     for kind in ("relay", "app"):
