@@ -188,7 +188,7 @@ def test_single_game_bench_on_two_processes_reports_both_round_trips():
 def test_games_on_two_processes_follow_moved_and_deliver_every_move(client):
     needs_postgres()
     report = load.main(["--scenario", "thousand", "--processes", "2", "--games", "6",
-                        "--every", "0.2", "--workers", "1", "--duration", "2", "--drain", "1",
+                        "--every", "0.2", "--workers", "1", "--duration", "1", "--drain", "1",
                         "--client", client])
 
     cluster = report["cluster"]
