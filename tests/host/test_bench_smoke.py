@@ -115,7 +115,7 @@ def test_computer_bench_reports_the_computers_replies_beside_the_human_games():
 @pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_analysis_bench_reports_analyses_finished_beside_the_games():
     report = load.main(["--scenario", "analysis", "--games", "2", "--analyses", "1",
-                        "--analysis-moves", "12", "--duration", "4", "--drain", "0.5"])
+                        "--analysis-moves", "12", "--duration", "3", "--drain", "0.5"])
 
     people = report["app"]
     assert people["errors"] == 0, people["error_samples"]
