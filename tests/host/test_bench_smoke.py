@@ -225,8 +225,8 @@ def test_idle_hall_on_two_processes_reports_memory_and_fresh_views():
 @pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 def test_idle_hall_on_one_process_holds_its_connections_and_their_copies_follow_the_churn():
     report = load.main(["--scenario", "idle", "--connections", "80", "--workers", "1",
-                        "--duration", "1", "--settle", "3", "--changes-per-second", "4",
-                        "--churn", "3"])
+                        "--duration", "0.5", "--settle", "3", "--changes-per-second", "4",
+                        "--churn", "2"])
 
     idle = report["app"]
     assert idle["errors"] == 0, idle["error_samples"]
