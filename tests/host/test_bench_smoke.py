@@ -26,7 +26,7 @@ several_processes = pytest.mark.serial
 @pytest.mark.own_servers  # one process on a SQLite file of its own, whatever the pass
 @pytest.mark.parametrize("client", ["socketio", "lean"])
 def test_single_game_bench_reports_sane_figures(client):
-    report = load.main(["--scenario", "single", "--duration", "1.5", "--drain", "0.5",
+    report = load.main(["--scenario", "single", "--duration", "1", "--drain", "0.5",
                         "--client", client])
 
     assert report["scenario"] == "single"
