@@ -27,34 +27,14 @@ pytest_plugins = ["tests.support.live", "tests.support.browser", "tests.support.
 SAME_IN_BOTH_PASSES = ("own_servers", "transport")
 
 
-# Marks of the tests that start a server: seconds each, where most others take milliseconds.
-STARTS_SERVERS = ("live", "browser", "own_servers")
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Modules that start servers first (`heavy_first`); the PostgreSQL pass (make test-pg)
-    skips the tests SAME_IN_BOTH_PASSES names."""
-    heavy_first(items)
+    """The PostgreSQL pass (make test-pg) skips the tests SAME_IN_BOTH_PASSES names."""
     if os.environ.get("GOBANG_TEST_PASS") != "postgresql":
         return
     skip = pytest.mark.skip(reason="the same in both passes: the SQLite pass (make test) runs it")
     for item in items:
         if any(item.get_closest_marker(name) for name in SAME_IN_BOTH_PASSES):
             item.add_marker(skip)
-
-
-def heavy_first(items: list[pytest.Item]) -> None:
-    """Put the modules with a test that starts a server before the others, each in its order.
-    tests/run hands the workers a module at a time in this order (--no-loadscope-reorder):
-    pytest-xdist's own order, most tests first, left the modules of a few long tests (the bench
-    smoke tests, make cluster's, the browser's) to the end, one worker running the last of them
-    while the other had nothing left; the short modules now fill the end of the run."""
-    def module(item: pytest.Item) -> str:
-        return item.nodeid.partition("::")[0]
-
-    heavy = {module(item) for item in items
-             if any(item.get_closest_marker(name) for name in STARTS_SERVERS)}
-    items.sort(key=lambda item: module(item) not in heavy)
 
 
 @pytest.fixture(scope="session")
