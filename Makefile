@@ -39,10 +39,9 @@ cluster: install
 # that starts no server (no `live` or `browser` mark; the tests on a real Redis skip without
 # it). `make test`: everything, in two runs (tests/run): the tests that may share the machine
 # on WORKERS pytest-xdist workers, then those marked `serial` alone. Both print their slowest
-# tests (docs/testing.md: where the time goes). One worker more than the machine has cores:
-# the live and browser tests wait on servers and browsers part of the time (on 2 cores, 3
-# workers took the SQLite pass's parallel part from 681-712 s to 593, docs/testing.md).
-WORKERS ?= $(shell expr $$(nproc) + 1)
+# tests (docs/testing.md: where the time goes). WORKERS unset: tests/run's default, one more
+# than the machine's cores.
+WORKERS ?=
 CHECK_WORKERS ?= 2
 # Where PYTHONDONTWRITEBYTECODE is set (these machines set it) every Python process compiles
 # the app's and the tests' sources again: collecting the suite took 6.0 s instead of 2.6, in
