@@ -30,11 +30,15 @@ def base_overrides(clock: FakeClock, request: pytest.FixtureRequest) -> dict[str
 
 def store_overrides(request: pytest.FixtureRequest) -> dict[str, object]:
     """GOBANG_TEST_LIVE_STORE=redis runs these tests on the Redis store (a real Redis,
-    emptied for each test), as several processes use it."""
+    emptied for each test), as several processes use it.
+    An hour's lease: these tests tick by hand and never run the keep-alive, so the process's
+    lease, counted on Redis's own clock, is renewed only when the app starts. With the 3-s
+    lease a loaded machine that took 8 s to register two players made the process look dead,
+    its players' connections with it, and the matcher dropped them from the queue."""
     if os.environ.get("GOBANG_TEST_LIVE_STORE") != "redis":
         return {}
     return {"REDIS_URL": request.getfixturevalue("redis_server").url,
-            "REDIS_MESSAGE_QUEUE": False}
+            "REDIS_MESSAGE_QUEUE": False, "LEASE_SECONDS": 3600.0}
 
 
 @dataclass
