@@ -11,7 +11,11 @@ from gobang.services.arenas.schedule import Plan
 from gobang.services.cluster.leader import LEADER
 from gobang.services.cluster.leases import PREFIX
 from gobang.services.registry import Services
-from tests.cluster.test_services import register, two_processes  # noqa: F401 - the fixture
+from tests.cluster.test_services import (  # noqa: F401 - the fixtures
+    lease_seconds,
+    register,
+    two_processes,
+)
 
 ARENA = Plan("Cluster arena", "freestyle", (180, 2), 60, 0, 2)
 SWISS = Plan("Cluster Swiss", "freestyle", (180, 2), None, 0, 2, kind="swiss", rounds=3)

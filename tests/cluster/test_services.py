@@ -36,10 +36,20 @@ def close(app: Flask) -> None:
 
 
 @pytest.fixture
-def two_processes(database_url: str, redis_server) -> Iterator[tuple[Services, Services]]:
+def lease_seconds() -> float:
+    """An hour: these processes run no keep-alive, so their leases on Redis's own clock are
+    renewed only when a test does, and a test that a busy machine slowed past a lease of
+    seconds would find its processes dead (tests/sockets/conftest.py, the same). The tests
+    that wait until Redis has been up for two leases set the server's 3 s."""
+    return 3600.0
+
+
+@pytest.fixture
+def two_processes(database_url: str, redis_server,
+                  lease_seconds: float) -> Iterator[tuple[Services, Services]]:
     """Both processes' services, each in its own app context."""
-    apps = [build(database_url, REDIS_URL=redis_server.url, PROCESS_NAME=f"p{n}")
-            for n in (1, 2)]
+    apps = [build(database_url, REDIS_URL=redis_server.url, PROCESS_NAME=f"p{n}",
+                  LEASE_SECONDS=lease_seconds) for n in (1, 2)]
     with ExitStack() as contexts:
         found = []
         for app in apps:
@@ -94,6 +104,7 @@ def test_a_chat_message_said_on_one_process_greets_arrivals_on_the_other(two_pro
     assert [m["text"] for m in hello["chat"]] == ["hello from one"]
 
 
+@pytest.mark.parametrize("lease_seconds", [3.0])
 def test_the_hall_view_of_one_process_lists_the_games_of_the_other(two_processes):
     one, two = two_processes
     alice, bob = register(one, "alice", "bob")
@@ -157,6 +168,7 @@ def test_handing_out_a_crowds_games_asks_who_else_lives_once_per_keep_alive_step
     assert [one.play.table.get(game_id) for game_id in games] == [None] * 3  # handed out
 
 
+@pytest.mark.parametrize("lease_seconds", [3.0])
 def test_the_sweep_reads_the_leases_of_the_games_played_elsewhere_in_one_round_trip(
         two_processes, redis_server):
     one, two = two_processes
