@@ -35,8 +35,6 @@ from .search import Engine, NoLegalMove
 ABOUT = 'name="gobang", version="1.0", author="Gobang project", country="-"'
 RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju"}
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.process_time}
-# Share of the turn limit the search may use: the rest pays for start-up and pipes.
-TURN_SHARE = 0.7
 
 
 class ProtocolError(ValueError):
@@ -293,7 +291,7 @@ class Brain:
     def _time_limit(self) -> float | None:
         limits = []
         if self._info.get("timeout_turn", 0) > 0:
-            limits.append(self._info["timeout_turn"] / 1000 * TURN_SHARE)
+            limits.append(self._info["timeout_turn"] / 1000 * self._engine.level.turn_share)
         if self._info.get("time_left", 0) > 0:
             limits.append(self._info["time_left"] / 1000 / 10)
         return min(limits) if limits else None

@@ -18,6 +18,8 @@ class Level:
     the hand-set pattern scores; ``reorder`` puts that many of the best-scored root moves in
     the order of the fitted leaf one move on before the search picks its candidates;
     ``root_width`` is how many of them the alpha-beta searches (0: ``width`` + 2).
+    ``turn_share`` is the share of a turn limit (``INFO timeout_turn``) the search may use;
+    the rest pays for start-up and pipes.
     """
 
     nodes: int
@@ -31,6 +33,7 @@ class Level:
     fitted: bool = False
     reorder: int = 0
     root_width: int = 0
+    turn_share: float = 0.7
 
 
 LEVELS: dict[int, Level] = {
@@ -42,9 +45,10 @@ LEVELS: dict[int, Level] = {
     6: Level(nodes=3000, seconds=1.0, depth=4, width=6, vcf=10, vct=0, defend=True, noise=0.0),
     7: Level(nodes=6000, seconds=2.0, depth=6, width=6, vcf=14, vct=0, defend=True, noise=0.0),
     8: Level(nodes=12000, seconds=3.2, depth=8, width=6, vcf=16, vct=4, defend=True, noise=0.0),
-    # Level 8's search with the fitted leaf and a wider root (docs/engines.md, "Level 9").
+    # Level 8's search with the fitted leaf and a wider root, using 0.9 of a turn limit:
+    # its slowest moves are where it lost as white (docs/engines.md, "Level 9").
     9: Level(nodes=12000, seconds=3.2, depth=8, width=6, vcf=16, vct=4, defend=True, noise=0.0,
-             fitted=True, reorder=16, root_width=12),
+             fitted=True, reorder=16, root_width=12, turn_share=0.9),
 }
 TOP_LEVEL = max(LEVELS)
 

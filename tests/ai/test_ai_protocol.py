@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from gobang.ai.brain import ABOUT, Brain
+from gobang.ai.search import Engine
 from gobang.rules.openings import FIRST, SECOND, Choose, Opening, Place
 
 
@@ -318,3 +319,18 @@ def test_after_swap2board_the_game_goes_on_from_its_stones():
 def test_a_swap2board_the_brain_cannot_answer_is_an_error(lines, why):
     [answer] = talk("START 15", *lines)[1:]
     assert answer.startswith("ERROR ") and why in answer
+
+
+@pytest.mark.parametrize(("level", "seconds"), [(1, 0.7), (8, 0.7), (9, 0.9)])
+def test_a_turn_limit_leaves_the_search_its_levels_share(monkeypatch, level, seconds):
+    """Level 9 searches 0.9 of a turn: its moves cut short were where it lost as white."""
+    asked: list[float | None] = []
+    choose = Engine.choose
+
+    def spy(self, pos, limit=None):
+        asked.append(limit)
+        return choose(self, pos, limit)
+
+    monkeypatch.setattr(Engine, "choose", spy)
+    answer = talk("START 15", "INFO timeout_turn 1000", "BEGIN", level=level)[-1]
+    assert point(answer) and asked == [pytest.approx(seconds)]
