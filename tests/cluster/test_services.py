@@ -19,6 +19,7 @@ from gobang.services.store import MemoryStore
 from tests.conftest import make_config
 from tests.support.clock import FakeClock
 from tests.support.live import wait_until
+from tests.support.redis import LASTING_LEASE_SECONDS
 
 
 def build(database_url: str, **overrides: object) -> Flask:
@@ -41,7 +42,7 @@ def lease_seconds() -> float:
     renewed only when a test does, and a test that a busy machine slowed past a lease of
     seconds would find its processes dead (tests/sockets/conftest.py, the same). The tests
     that wait until Redis has been up for two leases set the server's 3 s."""
-    return 3600.0
+    return LASTING_LEASE_SECONDS
 
 
 @pytest.fixture

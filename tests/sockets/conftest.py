@@ -16,6 +16,7 @@ from gobang.services.registry import services
 from gobang.sockets.ticker import tick_once
 from tests.support.clock import FakeClock
 from tests.support.forms import register
+from tests.support.redis import LASTING_LEASE_SECONDS
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def store_overrides(request: pytest.FixtureRequest) -> dict[str, object]:
     if os.environ.get("GOBANG_TEST_LIVE_STORE") != "redis":
         return {}
     return {"REDIS_URL": request.getfixturevalue("redis_server").url,
-            "REDIS_MESSAGE_QUEUE": False, "LEASE_SECONDS": 3600.0}
+            "REDIS_MESSAGE_QUEUE": False, "LEASE_SECONDS": LASTING_LEASE_SECONDS}
 
 
 @dataclass

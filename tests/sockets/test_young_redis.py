@@ -9,10 +9,11 @@ import random
 import pytest
 
 from tests.support.games import BLACK_FIVE, finish_game, start_game
+from tests.support.redis import LASTING_LEASE_SECONDS
 
 # Redis counts as just started for two leases of its uptime: an hour's lease keeps this
 # session's Redis young for the whole test.
-YOUNG = {"LEASE_SECONDS": 3600.0, "REDIS_MESSAGE_QUEUE": False}
+YOUNG = {"LEASE_SECONDS": LASTING_LEASE_SECONDS, "REDIS_MESSAGE_QUEUE": False}
 
 
 @pytest.fixture

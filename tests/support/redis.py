@@ -15,6 +15,9 @@ from tests.support.live import free_port
 from tests.support.required import require_binary
 
 REQUIRE_ENV = "GOBANG_REQUIRE_REDIS"
+# A lease that outlasts any test: for apps whose tests tick by hand and run no keep-alive, so
+# that their processes' leases, on Redis's own clock, never run out while a busy machine is slow.
+LASTING_LEASE_SECONDS = 3600.0
 
 
 def redis_binary() -> str:
