@@ -31,10 +31,16 @@ from gobang.sockets.ticker import keep_alive_once
 from tests.conftest import make_config
 from tests.support.clock import FakeClock
 
-LEASE = 0.5
+# Both processes are threads of the test process, and so are their keep-alives: a stall of
+# the whole process longer than a lease (2 s in a CI run, on a machine running three test
+# workers) let the first keep-alive to run afterwards take the other process for dead and
+# sweep its hall connections, so the leader then paired nobody (`DID NOT RAISE Killed`), or,
+# the other way round, take the lead (`assert leader.leads()`). Half a second was too short.
+LEASE = 3.0
 PLAYERS = 6
-# How long a step that takes a few leases on a quiet machine may take on a loaded one.
-WITHIN = 20.0
+# How long a step that takes a few leases on a quiet machine (the longest, the next leader
+# pairing a dead one's pairs, 9 s with 3-s leases) may take on a loaded one.
+WITHIN = 40.0
 
 
 class Killed(BaseException):
@@ -222,7 +228,7 @@ def assert_settled(client, seated: dict[int, list[int]]) -> None:
 def leader_and_other(processes: tuple[Process, Process]) -> tuple[Process, Process]:
     """The process leading now, and the other. The lead may have passed from the first to the
     second while a crowd registered (six password hashes, on a machine running other tests:
-    half-second leases): either one dying proves the same."""
+    short leases): either one dying proves the same."""
     until(lambda: any(process.leads() for process in processes), "one process leads")
     first, second = processes
     return (first, second) if first.leads() else (second, first)
