@@ -178,16 +178,26 @@ WINDOWS = tuple(
 _NO_TYPES = (0, 0, 0, 0)
 
 
-def _replaced(types: tuple[int, ...], d: int, pattern: int) -> tuple[int, ...]:
-    """``types`` with direction ``d``'s pattern replaced."""
-    t0, t1, t2, t3 = types
+def _reclassify(types: list, scores: list, best: list, threats: set, j: int, old: tuple,
+                d: int, pattern: int, was: int) -> None:
+    """One player's point ``j`` with direction ``d``'s pattern now ``pattern``: its types,
+    score, strongest pattern and threat-set membership (touched only where a four is or was
+    so). Called from the search's hottest loop, hence the unpacked arguments."""
+    t0, t1, t2, t3 = old
     if d == 0:
-        return (pattern, t1, t2, t3)
-    if d == 1:
-        return (t0, pattern, t2, t3)
-    if d == 2:
-        return (t0, t1, pattern, t3)
-    return (t0, t1, t2, pattern)
+        new = (pattern, t1, t2, t3)
+    elif d == 1:
+        new = (t0, pattern, t2, t3)
+    elif d == 2:
+        new = (t0, t1, pattern, t3)
+    else:
+        new = (t0, t1, t2, pattern)
+    score, strongest = SUMMARIES[new]
+    types[j], scores[j], best[j] = new, score, strongest
+    if strongest >= FOUR:
+        threats.add(j)
+    elif was >= FOUR:
+        threats.discard(j)
 
 
 class Position:
@@ -326,8 +336,9 @@ class Position:
         it; returns what they were before. A point's other three windows do not hold
         ``index``, so only the shared direction's pattern is looked up, and a point whose
         pattern there stays the same for both players is left as it is: most of the points
-        four or five cells away. The hottest code of the search, hence inlined."""
-        cells, summaries, codes = self.cells, SUMMARIES, self.codes
+        four or five cells away. The hottest code of the search: its loop is written out, with
+        one call per player whose point changed."""
+        cells, codes = self.cells, self.codes
         _, t1, t2 = self.tables
         _, ty1, ty2 = self.types
         _, sc1, sc2 = self.scores
@@ -348,21 +359,9 @@ class Position:
                 was1, was2 = be1[j], be2[j]
                 saved.append((j, old1, sc1[j], was1, old2, sc2[j], was2))
                 if old1[d] != new1:
-                    types = _replaced(old1, d, new1)
-                    score, best = summaries[types]
-                    ty1[j], sc1[j], be1[j] = types, score, best
-                    if best >= FOUR:
-                        th1.add(j)
-                    elif was1 >= FOUR:
-                        th1.discard(j)
+                    _reclassify(ty1, sc1, be1, th1, j, old1, d, new1, was1)
                 if old2[d] != new2:
-                    types = _replaced(old2, d, new2)
-                    score, best = summaries[types]
-                    ty2[j], sc2[j], be2[j] = types, score, best
-                    if best >= FOUR:
-                        th2.add(j)
-                    elif was2 >= FOUR:
-                        th2.discard(j)
+                    _reclassify(ty2, sc2, be2, th2, j, old2, d, new2, was2)
         return saved
 
     # --- questions the search asks -------------------------------------------------------
